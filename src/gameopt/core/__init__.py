@@ -1,0 +1,20 @@
+"""Shared core: randomness, stop rules, result records, progress callbacks, parallel map.
+
+``core`` imports nothing else from gameopt except :mod:`gameopt.errors`.
+"""
+
+from gameopt.core.progress import Progress, ProgressCallback, StderrProgress
+from gameopt.core.result import Result
+from gameopt.core.rng import make_rng, spawn_seeds
+from gameopt.core.stop import Deadline, StopRule
+
+__all__ = [
+    "Deadline",
+    "Progress",
+    "ProgressCallback",
+    "Result",
+    "StderrProgress",
+    "StopRule",
+    "make_rng",
+    "spawn_seeds",
+]

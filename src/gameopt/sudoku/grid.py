@@ -1,0 +1,221 @@
+"""Sudoku grids of any box size: the puzzle value type, its parsing and its checks.
+
+A grid of box size ``b`` has side ``n = b*b`` and ``n*n`` cells, stored row-major in a flat
+``int8`` array, 0 for an empty cell and 1..n for a value. Rows, columns and boxes are
+numbered from 0 in code and from 1 in messages (``r1c1`` is the top-left cell).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from gameopt.errors import InvalidInputError
+
+__all__ = ["Puzzle", "box_of", "cell_name", "units", "check_givens", "format_grid"]
+
+#: Characters for values 1..35 in a single-character-per-cell line (9x9 uses 1-9).
+_ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_EMPTY = ".0_-*"
+
+
+def cell_name(index: int, side: int) -> str:
+    """``r<row>c<col>`` (1-based) of a flat cell index."""
+    return f"r{index // side + 1}c{index % side + 1}"
+
+
+def box_of(index: int, box: int) -> int:
+    """Box number (0-based, row-major) of a flat cell index."""
+    side = box * box
+    r, c = divmod(index, side)
+    return (r // box) * box + c // box
+
+
+def units(box: int) -> npt.NDArray[np.int32]:
+    """All rows, then columns, then boxes, as flat cell indices.
+
+    Returns
+    -------
+    ndarray of int32, shape (3*n, n)
+    """
+    n = box * box
+    idx = np.arange(n * n, dtype=np.int32).reshape(n, n)
+    rows = [idx[r] for r in range(n)]
+    cols = [idx[:, c] for c in range(n)]
+    boxes = [idx[br * box:(br + 1) * box, bc * box:(bc + 1) * box].ravel()
+             for br in range(box) for bc in range(box)]
+    return np.array(rows + cols + boxes, dtype=np.int32)
+
+
+def check_givens(cells: npt.NDArray[np.int8], box: int, where: str = "puzzle") -> None:
+    """Raise :class:`InvalidInputError` naming both cells if a given repeats in a unit."""
+    n = box * box
+    kinds = ["row", "column", "box"]
+    for u, unit in enumerate(units(box)):
+        seen: dict[int, int] = {}
+        for cell in unit:
+            v = int(cells[cell])
+            if v == 0:
+                continue
+            if v in seen:
+                kind = kinds[u // n]
+                raise InvalidInputError(
+                    f"{where}: value {v} given twice in {kind} {u % n + 1}: "
+                    f"{cell_name(seen[v], n)} and {cell_name(int(cell), n)}")
+            seen[v] = int(cell)
+
+
+@dataclass(frozen=True, eq=False)
+class Puzzle:
+    """A Sudoku puzzle (or a full grid) of box size ``box``.
+
+    Attributes
+    ----------
+    box : int
+        Box size b >= 2; the side is b*b.
+    cells : ndarray of int8, shape (b**4,)
+        Row-major values, 0 = empty; read-only.
+    name : str
+        Where it came from (file:line, or a name in the file).
+    solution : ndarray of int8 or None
+        A solution given with the puzzle (in the file), not trusted until verified.
+    """
+
+    box: int
+    cells: npt.NDArray[np.int8]
+    name: str = ""
+    solution: npt.NDArray[np.int8] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        where = self.name or "puzzle"
+        if not isinstance(self.box, int) or not 2 <= self.box <= 6:
+            raise InvalidInputError(f"{where}: box size must be 2..6, got {self.box!r}")
+        n = self.side
+        cells = np.array(self.cells, dtype=np.int64).ravel()
+        if cells.size != n * n:
+            raise InvalidInputError(
+                f"{where}: a {n}x{n} grid needs {n * n} cells, got {cells.size}")
+        bad = np.flatnonzero((cells < 0) | (cells > n))
+        if bad.size:
+            i = int(bad[0])
+            raise InvalidInputError(
+                f"{where}: value {cells[i]} at {cell_name(i, n)} is out of range 0..{n}")
+        arr = cells.astype(np.int8)
+        arr.flags.writeable = False
+        object.__setattr__(self, "cells", arr)
+        check_givens(arr, self.box, where)
+        if self.solution is not None:
+            sol = np.array(self.solution, dtype=np.int64).ravel()
+            if sol.size != n * n or np.any((sol < 1) | (sol > n)):
+                raise InvalidInputError(f"{where}: the given solution is not a full {n}x{n} grid")
+            s8 = sol.astype(np.int8)
+            s8.flags.writeable = False
+            object.__setattr__(self, "solution", s8)
+
+    @property
+    def side(self) -> int:
+        """Side n = box*box."""
+        return self.box * self.box
+
+    @property
+    def givens(self) -> int:
+        """Number of filled cells."""
+        return int(np.count_nonzero(self.cells))
+
+    @classmethod
+    def from_string(cls, text: str, name: str = "") -> Puzzle:
+        """Parse a puzzle from one line or a multi-line grid.
+
+        Accepted: one character per cell (``.``/``0`` empty; ``1-9`` then ``A-Z`` for
+        larger grids; spaces, ``|``, ``+`` and ``-`` separators in drawn grids are
+        ignored), or whitespace/comma-separated numbers (needed from 36 cells per row up,
+        allowed for any size). The side is inferred from the cell count
+        (16, 81, 256, 625, ...).
+        """
+        where = name or "puzzle"
+        tokens = _tokens(text, where)
+        count = len(tokens)
+        box = math.isqrt(math.isqrt(count)) if count else 0
+        if count == 0 or box ** 4 != count or box < 2:
+            raise InvalidInputError(
+                f"{where}: {count} cells is not a square grid (16, 81, 256, 625 ... cells)")
+        n = box * box
+        values = np.zeros(count, dtype=np.int64)
+        for i, tok in enumerate(tokens):
+            values[i] = _value(tok, n, where, i)
+        return cls(box, values.astype(np.int8), name=name)
+
+    def to_line(self) -> str:
+        """One line: one character per cell and ``.`` for empty up to 35x35 values."""
+        return "".join("." if v == 0 else _ALPHABET[v - 1] for v in self.cells.tolist())
+
+    def __str__(self) -> str:
+        return self.to_line()
+
+    def __repr__(self) -> str:
+        return f"Puzzle.from_string({self.to_line()!r})"
+
+    def grid(self) -> npt.NDArray[np.int8]:
+        """The cells as an (n, n) array (a copy)."""
+        return self.cells.reshape(self.side, self.side).copy()
+
+
+def _tokens(text: str, where: str) -> list[str]:
+    stripped = text.strip()
+    if any(ch.isspace() or ch == "," for ch in stripped) and _looks_numeric(stripped):
+        return [t for t in stripped.replace(",", " ").split()]
+    out = []
+    for line in stripped.splitlines():
+        for ch in line:
+            if ch.isspace() or ch in "|+":
+                continue
+            out.append(ch)
+    # A drawn grid uses '-' rows as separators: drop runs that are whole separator lines.
+    if len(out) not in (16, 81, 256, 625, 1296):
+        lines = [ln for ln in stripped.splitlines() if ln.strip().strip("-+| ")]
+        out = [ch for ln in lines for ch in ln if not (ch.isspace() or ch in "|+")]
+    return out
+
+
+def _looks_numeric(text: str) -> bool:
+    toks = text.replace(",", " ").split()
+    return len(toks) > 1 and all(t.isdigit() or t in _EMPTY for t in toks) and any(
+        len(t) > 1 for t in toks) or (len(toks) in (16, 81, 256, 625, 1296)
+                                      and all(t.isdigit() or t in _EMPTY for t in toks))
+
+
+def _value(tok: str, n: int, where: str, i: int) -> int:
+    if tok in _EMPTY:
+        return 0
+    if tok.isdigit():
+        v = int(tok)
+    else:
+        up = tok.upper()
+        if len(up) != 1 or up not in _ALPHABET:
+            raise InvalidInputError(
+                f"{where}: unknown character {tok!r} at {cell_name(i, n)} (cell {i + 1})")
+        v = _ALPHABET.index(up) + 1
+    if v > n:
+        raise InvalidInputError(
+            f"{where}: value {tok!r} at {cell_name(i, n)} is out of range 1..{n}")
+    return v
+
+
+def format_grid(cells: npt.NDArray[np.int8], box: int) -> str:
+    """A multi-line drawing of a grid with box separators (numbers for n > 9)."""
+    n = box * box
+    width = 1 if n <= 9 else len(str(n))
+    rows = []
+    for r in range(n):
+        if r and r % box == 0:
+            rows.append("+".join(["-" * (box * (width + 1) + 1)] * box)[1:-1])
+        parts = []
+        for bc in range(box):
+            vals = cells[r * n + bc * box: r * n + (bc + 1) * box].tolist()
+            parts.append(" ".join("." .rjust(width) if v == 0 else str(v).rjust(width)
+                                  for v in vals))
+        rows.append(" | ".join(parts))
+    return "\n".join(rows)
