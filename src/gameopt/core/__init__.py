@@ -3,6 +3,7 @@
 ``core`` imports nothing else from gameopt except :mod:`gameopt.errors`.
 """
 
+from gameopt.core.parallel import default_workers, parallel_map
 from gameopt.core.progress import Progress, ProgressCallback, StderrProgress
 from gameopt.core.result import Result
 from gameopt.core.rng import make_rng, spawn_seeds
@@ -15,6 +16,8 @@ __all__ = [
     "Result",
     "StderrProgress",
     "StopRule",
+    "default_workers",
     "make_rng",
+    "parallel_map",
     "spawn_seeds",
 ]

@@ -1,0 +1,147 @@
+"""numba operators of Sudoku combinatorial evolution (box-preserving).
+
+``data`` tuple: ``(dims, givens, box_cells, box_free, box_nfree, swap_boxes)``
+
+* ``dims``        int64 [n, b]
+* ``givens``      int8 (n*n,)   given values, 0 = free
+* ``box_cells``   int32 (n, n)  flat cells of each box
+* ``box_free``    int32 (n, n)  free cells of each box (first ``box_nfree[k]`` are valid)
+* ``box_nfree``   int32 (n,)
+* ``swap_boxes``  int32 (m,)    boxes with at least two free cells (m >= 1)
+
+Invariant kept by every operator: each box holds each value 1..n once.
+Error = values missing from rows + values missing from columns.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, inline="always")
+def _randint(rng, m):  # type: ignore[no-untyped-def]
+    """Uniform integer in [0, m): 53-bit float scaling (bias < m / 2**53), ~8x faster than
+    ``Generator.integers`` inside numba (measured: 4.5 ns against 38 ns a draw)."""
+    k = int(rng.random() * m)
+    return k if k < m else m - 1
+
+
+@njit(cache=True)
+def random_fill(data, rng, sol):  # type: ignore[no-untyped-def]
+    dims, givens, box_cells, box_free, box_nfree, _ = data
+    n = dims[0]
+    one = np.int64(1)
+    for k in range(n):
+        present = np.int64(0)
+        for t in range(n):
+            c = box_cells[k, t]
+            sol[c] = givens[c]
+            present |= one << np.int64(givens[c])
+        m = box_nfree[k]
+        t = 0
+        for v in range(1, n + 1):  # the missing values, in order, into the free cells
+            if not (present >> np.int64(v)) & one:
+                sol[box_free[k, t]] = v
+                t += 1
+        for t in range(m - 1, 0, -1):  # Fisher-Yates over the free cells
+            j = _randint(rng, t + 1)
+            a = box_free[k, t]
+            b = box_free[k, j]
+            sol[a], sol[b] = sol[b], sol[a]
+
+
+@njit(cache=True)
+def error(data, sol):  # type: ignore[no-untyped-def]
+    n = data[0][0]
+    one = np.int64(1)
+    err = 0
+    for r in range(n):
+        seen = np.int64(0)
+        for c in range(n):
+            seen |= one << np.int64(sol[r * n + c])
+        err += n - _popcount(seen)
+    for c in range(n):
+        seen = np.int64(0)
+        for r in range(n):
+            seen |= one << np.int64(sol[r * n + c])
+        err += n - _popcount(seen)
+    return err
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):  # type: ignore[no-untyped-def]
+    c = 0
+    while x:
+        x &= x - np.int64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _line_delta(sol, start, step, n, out_v, in_v):  # type: ignore[no-untyped-def]
+    """Change in missing values of one line when one ``out_v`` leaves and ``in_v`` enters."""
+    c_out = 0
+    c_in = 0
+    p = start
+    for _ in range(n):
+        v = sol[p]
+        if v == out_v:
+            c_out += 1
+        elif v == in_v:
+            c_in += 1
+        p += step
+    d = 0
+    if c_out == 1:
+        d += 1
+    if c_in == 0:
+        d -= 1
+    return d
+
+
+@njit(cache=True)
+def neighbour(data, rng, sol, err, move):  # type: ignore[no-untyped-def]
+    dims, _, _, box_free, box_nfree, swap_boxes = data
+    n = dims[0]
+    k = swap_boxes[_randint(rng, swap_boxes.shape[0])]
+    m = box_nfree[k]
+    i = _randint(rng, m)
+    j = _randint(rng, m - 1)
+    if j >= i:
+        j += 1
+    a = box_free[k, i]
+    b = box_free[k, j]
+    va = sol[a]
+    vb = sol[b]
+    ra, ca = a // n, a % n
+    rb, cb = b // n, b % n
+    d = 0
+    if ra != rb:
+        d += _line_delta(sol, ra * n, 1, n, va, vb) + _line_delta(sol, rb * n, 1, n, vb, va)
+    if ca != cb:
+        d += _line_delta(sol, ca, n, n, va, vb) + _line_delta(sol, cb, n, n, vb, va)
+    sol[a] = vb
+    sol[b] = va
+    move[0] = a
+    move[1] = b
+    return err + d
+
+
+@njit(cache=True)
+def undo(data, sol, move):  # type: ignore[no-untyped-def]
+    a = move[0]
+    b = move[1]
+    t = sol[a]
+    sol[a] = sol[b]
+    sol[b] = t
+
+
+@njit(cache=True)
+def merge(data, rng, a, b, child, prob):  # type: ignore[no-untyped-def]
+    n = data[0][0]
+    box_cells = data[2]
+    for k in range(n):
+        src = b if rng.random() < prob else a
+        for t in range(n):
+            c = box_cells[k, t]
+            child[c] = src[c]

@@ -1,0 +1,144 @@
+"""Reading and writing files of Sudoku puzzles.
+
+Formats read (detected per line, so a file may mix the line formats):
+
+* **L81** (any size): one puzzle per line, one character per cell, ``.``/``0`` empty;
+  ``#`` starts a comment line.
+* ``name;puzzle`` (Lloyd & Amos logic-solvable set).
+* **LA** ``fixed_pct;index;c1,...,c(N*N)`` (Lloyd & Amos general instances, any size).
+* ``puzzle,solution`` (McCaffrey demo) and ``hash puzzle rating`` (Sudoku Exchange bank).
+* **CSV** with a header that has a ``puzzle`` (or ``quizzes``) column and optionally a
+  ``solution`` (or ``solutions``) column.
+* A single multi-line grid (a file whose lines are rows, with or without separators).
+
+Every error names the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from gameopt.errors import InvalidInputError
+from gameopt.sudoku.grid import Puzzle
+
+__all__ = ["read_puzzles", "parse_puzzles", "write_puzzles", "load_puzzle_arg"]
+
+
+def read_puzzles(path: str | Path) -> list[Puzzle]:
+    """Read every puzzle of a file (format detected from its content).
+
+    Raises
+    ------
+    InvalidInputError
+        If the file cannot be read, or a line is not a valid puzzle (message names the
+        file and line).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise InvalidInputError(f"{p}: cannot read puzzle file ({e.__class__.__name__}: "
+                                f"{getattr(e, 'strerror', None) or e})") from None
+    return parse_puzzles(text, source=str(p))
+
+
+def parse_puzzles(text: str, source: str = "<text>") -> list[Puzzle]:
+    """Parse puzzles from the text of a file; see the module docstring for formats."""
+    lines = text.splitlines()
+    first = next((ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")), "")
+    header = [h.strip().lower() for h in first.split(",")]
+    if "puzzle" in header or "quizzes" in header:
+        return _parse_csv(text, source)
+    body = [(i + 1, ln.strip()) for i, ln in enumerate(lines)
+            if ln.strip() and not ln.lstrip().startswith("#")]
+    if not body:
+        raise InvalidInputError(f"{source}: no puzzle found")
+    if _is_multiline_grid(body):
+        start = body[0][0]
+        return [Puzzle.from_string("\n".join(ln for _, ln in body), name=f"{source}:{start}")]
+    return [_parse_line(ln, f"{source}:{no}") for no, ln in body]
+
+
+def _is_multiline_grid(body: list[tuple[int, str]]) -> bool:
+    """A file whose rows are a grid's rows: the first line holds too few cells for a puzzle."""
+    first = body[0][1]
+    cells = [ch for ch in first if not (ch.isspace() or ch in "|+")]
+    return len(body) > 1 and len(cells) < 16 and ";" not in first
+
+
+def _parse_line(line: str, where: str) -> Puzzle:
+    if ";" in line:
+        parts = line.split(";")
+        if len(parts) == 3:  # LA: fixed_pct;index;cells
+            name = f"{where} ({parts[0]}% #{parts[1]})"
+            return Puzzle.from_string(parts[2], name=name)
+        if len(parts) == 2:  # name;puzzle
+            return Puzzle.from_string(parts[1], name=f"{where} ({parts[0].strip()})")
+        raise InvalidInputError(f"{where}: expected 'name;puzzle' or 'pct;index;cells', "
+                                f"got {len(parts)} ';'-separated fields")
+    tokens = line.split()
+    if len(tokens) == 3 and len(tokens[1]) in (16, 81, 256):  # hash puzzle rating
+        return Puzzle.from_string(tokens[1], name=f"{where} ({tokens[0]})")
+    if "," in line and len(line.split(",")) == 2:  # puzzle,solution
+        puz, sol = (s.strip() for s in line.split(","))
+        p = Puzzle.from_string(puz, name=where)
+        s = Puzzle.from_string(sol, name=f"{where} (solution)")
+        return Puzzle(p.box, p.cells, name=where, solution=s.cells)
+    return Puzzle.from_string(line, name=where)
+
+
+def _parse_csv(text: str, source: str) -> list[Puzzle]:
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    out = []
+    for no, row in enumerate(reader, start=1):
+        if not row or row[0].startswith("#"):
+            continue
+        if header is None:
+            header = [h.strip().lower() for h in row]
+            pcol = header.index("puzzle") if "puzzle" in header else header.index("quizzes")
+            scol = next((header.index(k) for k in ("solution", "solutions") if k in header), None)
+            continue
+        where = f"{source}:{no}"
+        if len(row) <= pcol:
+            raise InvalidInputError(f"{where}: missing puzzle column")
+        p = Puzzle.from_string(row[pcol].strip(), name=where)
+        if scol is not None and len(row) > scol and row[scol].strip():
+            s = Puzzle.from_string(row[scol].strip(), name=f"{where} (solution)")
+            p = Puzzle(p.box, p.cells, name=where, solution=s.cells)
+        out.append(p)
+    if not out:
+        raise InvalidInputError(f"{source}: no puzzle found")
+    return out
+
+
+def write_puzzles(puzzles: Iterable[Puzzle | np.ndarray], path: str | Path,
+                  box: int | None = None) -> None:
+    """Write puzzles one per line (L81 style; LA-style numbers for sides above 35).
+
+    The file is written to a temporary name and renamed, so it is never half-written.
+    """
+    p = Path(path)
+    lines = []
+    for item in puzzles:
+        puz = item if isinstance(item, Puzzle) else Puzzle(box or 3, item)
+        lines.append(puz.to_line())
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    tmp.replace(p)
+
+
+def load_puzzle_arg(arg: str) -> list[Puzzle]:
+    """A CLI argument that is either a puzzle string or the path of a puzzle file."""
+    path = Path(arg)
+    stripped = arg.strip()
+    if len(stripped) >= 16 and not path.exists() and "/" not in stripped:
+        return [Puzzle.from_string(stripped, name="argument")]
+    if not path.exists():
+        raise InvalidInputError(f"{arg!r}: not a puzzle (16, 81, 256... cells) and no such file")
+    return read_puzzles(path)
