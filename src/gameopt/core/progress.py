@@ -42,12 +42,15 @@ class ProgressCallback(Protocol):
 
 
 class StderrProgress:
-    """Writes one line to a stream (stderr by default) at most every ``interval`` seconds."""
+    """Writes one line to a stream (stderr by default) at most every ``interval`` seconds.
+
+    Nothing is written during the first ``interval`` seconds, so short runs stay quiet.
+    """
 
     def __init__(self, interval: float = 1.0, stream: TextIO | None = None) -> None:
         self.interval = interval
         self.stream = stream if stream is not None else sys.stderr
-        self._last = -float("inf")
+        self._last = time.monotonic()
 
     def __call__(self, progress: Progress, /) -> None:
         now = time.monotonic()

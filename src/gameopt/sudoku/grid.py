@@ -194,7 +194,7 @@ def _value(tok: str, n: int, where: str, i: int) -> int:
         v = int(tok)
     else:
         up = tok.upper()
-        if len(up) != 1 or up not in _ALPHABET:
+        if len(up) != 1 or up not in _ALPHABET or n <= 9:
             raise InvalidInputError(
                 f"{where}: unknown character {tok!r} at {cell_name(i, n)} (cell {i + 1})")
         v = _ALPHABET.index(up) + 1

@@ -1,0 +1,72 @@
+"""Helpers shared by the subcommands: evolution parameter flags, output files, data dir."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import sys
+from pathlib import Path
+
+from gameopt.core.progress import ProgressCallback, StderrProgress
+from gameopt.errors import InvalidInputError
+from gameopt.localsearch.evolution import EvolutionParams
+
+__all__ = ["add_evolution_flags", "evolution_params", "default_data_dir", "progress_for",
+           "atomic_write"]
+
+
+def add_evolution_flags(parser: argparse.ArgumentParser, defaults: EvolutionParams) -> None:
+    """One ``--name`` flag per :class:`EvolutionParams` field (defaults shown in help)."""
+    group = parser.add_argument_group("evolution parameters")
+    for f in dataclasses.fields(EvolutionParams):
+        value = getattr(defaults, f.name)
+        flag = "--" + f.name.replace("_", "-")
+        if isinstance(value, bool):
+            group.add_argument(flag, dest="evo_" + f.name, default=None,
+                               action=argparse.BooleanOptionalAction,
+                               help=f"(default: {value})")
+        else:
+            group.add_argument(flag, dest="evo_" + f.name, type=type(value), default=None,
+                               metavar=f.name.upper(), help=f"(default: {value})")
+    group.add_argument("--article", action="store_true",
+                       help="start from the article's exact values (strict acceptance)")
+
+
+def evolution_params(args: argparse.Namespace, defaults: EvolutionParams) -> EvolutionParams:
+    """The parameters chosen on the command line (validated by EvolutionParams)."""
+    base = EvolutionParams() if args.article else defaults
+    changes = {f.name: getattr(args, "evo_" + f.name) for f in dataclasses.fields(base)
+               if getattr(args, "evo_" + f.name) is not None}
+    return dataclasses.replace(base, **changes)
+
+
+def default_data_dir() -> Path:
+    """``../shared/data`` beside the project root, or ``$GAMEOPT_DATA``; else the cwd's."""
+    env = os.environ.get("GAMEOPT_DATA")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        if (parent / "pyproject.toml").exists():
+            return parent.parent / "shared" / "data"
+    return Path("../shared/data")
+
+
+def progress_for(quiet: bool) -> ProgressCallback | None:
+    """A stderr progress line every second for long runs, unless ``quiet``."""
+    return None if quiet else StderrProgress(interval=1.0, stream=sys.stderr)
+
+
+def atomic_write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file: never a half-written output."""
+    p = Path(path)
+    if not p.parent.exists():
+        raise InvalidInputError(f"{p}: directory {p.parent} does not exist")
+    tmp = p.with_name(f".{p.name}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(p)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise InvalidInputError(f"{p}: cannot write ({e.strerror})") from None

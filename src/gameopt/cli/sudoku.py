@@ -1,0 +1,125 @@
+"""``gameopt sudoku``: solve, generate, bench."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from gameopt.cli.common import (
+    add_evolution_flags,
+    atomic_write,
+    default_data_dir,
+    evolution_params,
+    progress_for,
+)
+from gameopt.core.table import format_table
+from gameopt.errors import InvalidInputError
+from gameopt.sudoku.formats import load_puzzle_arg
+from gameopt.sudoku.grid import format_grid
+from gameopt.sudoku.solve import METHODS, SUDOKU_EVOLUTION, solve
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("sudoku", help="Sudoku of any box size: evolution, exact, CP-SAT")
+    ss = p.add_subparsers(dest="sudoku_command", metavar="ACTION", required=True)
+
+    s = ss.add_parser("solve", help="solve a puzzle (81-character line) or a file of puzzles")
+    s.add_argument("puzzle", metavar="PUZZLE|FILE")
+    s.add_argument("--method", choices=METHODS, default="exact")
+    s.add_argument("--seed", type=int, default=None, help="seed for evolution")
+    s.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="seconds per puzzle (CPU for evolution, wall for cpsat)")
+    s.add_argument("--count-limit", type=int, default=2, metavar="K",
+                   help="count solutions up to K (exact, cpsat; 2 proves uniqueness)")
+    s.add_argument("--line", action="store_true", help="print solutions as one line each")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_evolution_flags(s, SUDOKU_EVOLUTION)
+    s.set_defaults(func=cmd_solve)
+
+    g = ss.add_parser("generate", help="generate puzzles with a unique solution")
+    g.add_argument("--box", type=int, default=3, help="box size b (side b*b; default 3)")
+    g.add_argument("--givens", type=int, default=None, help="target number of givens")
+    g.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
+    g.add_argument("--seed", type=int, default=None)
+    g.add_argument("-o", "--output", default=None, help="write to this file (else stdout)")
+    g.set_defaults(func=cmd_generate)
+
+    b = ss.add_parser("bench", help="quick benchmark on the shared public puzzle sets")
+    b.add_argument("--data", type=Path, default=None,
+                   help="data folder (default ../shared/data beside the project)")
+    b.add_argument("--seeds", type=int, default=5, help="evolution seeds on the article puzzle")
+    b.set_defaults(func=cmd_bench)
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    puzzles = load_puzzle_arg(args.puzzle)
+    params = evolution_params(args, SUDOKU_EVOLUTION)
+    one = len(puzzles) == 1
+    failed = 0
+    for puzzle in puzzles:
+        res = solve(puzzle, args.method, seed=args.seed, time_limit=args.time_limit,
+                    count_limit=args.count_limit, params=params,
+                    progress=progress_for(args.quiet or not one))
+        failed += res.solution is None
+        extra = "".join(f" {k}={v}" for k, v in res.stats.items()
+                        if k in ("epochs", "restarts", "nodes", "best_error"))
+        count = f" count={res.count}" if res.count is not None else ""
+        head = (f"{puzzle.name or 'puzzle'}: {res.method} {res.status}{count}"
+                f" {res.elapsed:.3f}s{extra}")
+        if res.solution is None:
+            print(head)
+        elif one and not args.line:
+            print(head)
+            print(format_grid(res.solution, puzzle.box))
+        else:
+            from gameopt.sudoku.grid import Puzzle
+
+            print(f"{Puzzle(puzzle.box, res.solution).to_line()}  # {head}")
+    return 1 if failed else 0
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from gameopt.core.rng import spawn_seeds
+    from gameopt.sudoku.generate import generate
+
+    if args.count < 1:
+        raise InvalidInputError(f"--count must be >= 1, got {args.count}")
+    seeds = [args.seed] if args.count == 1 else spawn_seeds(args.seed, args.count)
+    lines = [generate(args.box, args.givens, seed=s).to_line() for s in seeds]
+    text = "\n".join(lines) + "\n"
+    if args.output:
+        atomic_write(args.output, text)
+        print(f"wrote {len(lines)} puzzles to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from gameopt.sudoku import bench
+    from gameopt.sudoku.examples import article_puzzle
+    from gameopt.sudoku.formats import read_puzzles
+
+    data = (args.data or default_data_dir()) / "sudoku"
+    runs = bench.run_evolution([article_puzzle()], list(range(args.seeds)), SUDOKU_EVOLUTION,
+                               60.0)
+    s = bench.summarise_evolution(runs)
+    print(format_table(["evolution, article puzzle", "solved", "median CPU s", "max CPU s"],
+                       [[f"{args.seeds} seeds", f"{s['solved']}/{s['runs']}",
+                         s["median_cpu"], s["max_cpu"]]]))
+    if not data.is_dir():
+        print(f"(no data folder {data}: exact-solver rates skipped)")
+        return 0
+    rows = []
+    for name in ("tdoku_17_clue_200.txt", "tdoku_forum_hardest_1106_100.txt",
+                 "radcliffe_easy_d0-1_200.csv"):
+        puzzles = read_puzzles(data / name)
+        rate, unique = bench.exact_rate(puzzles, min_cpu=0.5, repeats=1)
+        cp_rate, _ = bench.cpsat_rate(puzzles[:10])
+        rows.append([name, len(puzzles), unique, rate, cp_rate, rate / cp_rate])
+    print(format_table(["set", "puzzles", "unique", "exact /CPU s", "cpsat /CPU s", "ratio"],
+                       rows))
+    return 0

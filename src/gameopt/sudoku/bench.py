@@ -1,0 +1,92 @@
+"""Measurements behind the Sudoku benchmark tables (used by ``gameopt sudoku bench`` and
+the scripts in ``benchmarks/``). CPU time is process time measured inside each job, so
+jobs may run on several processes without changing what is measured."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+from gameopt.core.parallel import parallel_map
+from gameopt.localsearch.evolution import EvolutionParams
+from gameopt.sudoku.grid import Puzzle
+
+__all__ = ["EvoRun", "evolution_job", "run_evolution", "summarise_evolution", "exact_rate",
+           "cpsat_rate"]
+
+
+@dataclass(frozen=True)
+class EvoRun:
+    """One evolution run: puzzle name, seed, solved, CPU seconds, epochs, restarts."""
+
+    name: str
+    seed: int
+    solved: bool
+    cpu: float
+    epochs: int
+    restarts: int
+
+
+def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None]) -> EvoRun:
+    """Solve one puzzle with one seed (a picklable job for :func:`parallel_map`)."""
+    from gameopt.sudoku.solve import solve
+
+    puzzle, seed, params, limit = job
+    t0 = time.process_time()
+    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params)
+    cpu = time.process_time() - t0
+    return EvoRun(puzzle.name, seed, sol.solved, cpu, int(sol.stats["epochs"]),
+                  int(sol.stats["restarts"]))
+
+
+def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
+                  time_limit: float | None, *, workers: int | None = None,
+                  scheduler: str | None = None) -> list[EvoRun]:
+    """Every puzzle with every seed; jobs spread over local processes or a Dask cluster."""
+    # Compile the kernels once here so no job's CPU time includes compilation.
+    evolution_job((puzzles[0], 0, EvolutionParams(organisms=4, max_epochs=1, max_restarts=0),
+                   None))
+    jobs = [(p, s, params, time_limit) for p in puzzles for s in seeds]
+    return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler)
+
+
+def summarise_evolution(runs: list[EvoRun]) -> dict[str, float]:
+    """Solved count, share, median and max CPU seconds (over all runs, solved or not)."""
+    cpu = [r.cpu for r in runs]
+    solved = sum(r.solved for r in runs)
+    return {"runs": len(runs), "solved": solved, "share": solved / max(1, len(runs)),
+            "median_cpu": statistics.median(cpu) if cpu else 0.0,
+            "max_cpu": max(cpu) if cpu else 0.0,
+            "median_restarts": statistics.median([r.restarts for r in runs]) if runs else 0.0}
+
+
+def exact_rate(puzzles: list[Puzzle], *, limit: int = 2, min_cpu: float = 1.0,
+               repeats: int = 3) -> tuple[float, int]:
+    """Median puzzles per CPU second of the exact solver counting up to ``limit``, and the
+    number of puzzles found unique. Each repeat loops over the set until ``min_cpu``."""
+    from gameopt.sudoku.exact import count_many
+
+    outs = count_many(puzzles, limit=limit)  # warm-up and compile
+    unique = sum(o.status == "unique" for o in outs)
+    rates = []
+    for _ in range(repeats):
+        done = 0
+        t0 = time.process_time()
+        while True:
+            count_many(puzzles, limit=limit)
+            done += len(puzzles)
+            used = time.process_time() - t0
+            if used >= min_cpu:
+                break
+        rates.append(done / used)
+    return statistics.median(rates), unique
+
+
+def cpsat_rate(puzzles: list[Puzzle], *, limit: int = 2) -> tuple[float, int]:
+    """Puzzles per CPU second of the CP-SAT model counting up to ``limit`` (one pass)."""
+    from gameopt.sudoku.cpsat import count_solutions
+
+    t0 = time.process_time()
+    unique = sum(count_solutions(p, limit=limit).status == "unique" for p in puzzles)
+    return len(puzzles) / (time.process_time() - t0), unique

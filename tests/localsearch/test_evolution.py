@@ -1,0 +1,140 @@
+"""The generic combinatorial-evolution engine on a toy problem the test defines itself."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+from numba import njit
+
+from gameopt.core.stop import Deadline, StopRule
+from gameopt.errors import InvalidInputError
+from gameopt.localsearch import EvolutionParams, evolve
+
+# Toy problem: a permutation of 0..L-1; error = number of positions i with sol[i] != i.
+# Neighbour = swap two positions; merge = take each half from one parent (then repair to
+# a permutation by order of first appearance).
+
+
+@njit(cache=True)
+def _fill(data, rng, sol):  # type: ignore[no-untyped-def]
+    n = sol.shape[0]
+    for i in range(n):
+        sol[i] = i
+    for i in range(n - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        sol[i], sol[j] = sol[j], sol[i]
+
+
+@njit(cache=True)
+def _error(data, sol):  # type: ignore[no-untyped-def]
+    e = 0
+    for i in range(sol.shape[0]):
+        if sol[i] != i:
+            e += 1
+    return e
+
+
+@njit(cache=True)
+def _neighbour(data, rng, sol, err, move):  # type: ignore[no-untyped-def]
+    n = sol.shape[0]
+    a = int(rng.random() * n)
+    b = int(rng.random() * n)
+    before = (sol[a] != a) + (sol[b] != b) if a != b else (sol[a] != a)
+    sol[a], sol[b] = sol[b], sol[a]
+    after = (sol[a] != a) + (sol[b] != b) if a != b else (sol[a] != a)
+    move[0] = a
+    move[1] = b
+    return err - before + after
+
+
+@njit(cache=True)
+def _undo(data, sol, move):  # type: ignore[no-untyped-def]
+    a = move[0]
+    b = move[1]
+    sol[a], sol[b] = sol[b], sol[a]
+
+
+@njit(cache=True)
+def _merge(data, rng, a, b, child, prob):  # type: ignore[no-untyped-def]
+    n = a.shape[0]
+    used = np.zeros(n, dtype=np.bool_)
+    k = 0
+    src = b if rng.random() < prob else a
+    for i in range(n // 2):
+        child[k] = src[i]
+        used[src[i]] = True
+        k += 1
+    for i in range(n):
+        if not used[a[i]]:
+            child[k] = a[i]
+            used[a[i]] = True
+            k += 1
+
+
+class Perm:
+    def __init__(self, length: int) -> None:
+        self.length = length
+        self.dtype = np.dtype(np.int32)
+        self.data = (np.zeros(1, dtype=np.int64),)
+        self.random_fill, self.error, self.neighbour = _fill, _error, _neighbour
+        self.undo, self.merge = _undo, _merge
+
+
+def test_solves_toy_problem() -> None:
+    res = evolve(Perm(12), EvolutionParams(organisms=20, max_epochs=2000), seed=3)
+    assert res.status == "solved" and res.objective == 0
+    assert np.array_equal(res.solution, np.arange(12))
+    assert res.stats["evaluations"] > 0
+
+
+def test_same_seed_same_result() -> None:
+    params = EvolutionParams(organisms=10, max_epochs=30, max_restarts=2)
+    a = evolve(Perm(30), params, seed=11)
+    b = evolve(Perm(30), params, seed=11)
+    c = evolve(Perm(30), params, seed=12)
+    assert a.objective == b.objective and np.array_equal(a.solution, b.solution)
+    assert a.stats["run_best_errors"] == b.stats["run_best_errors"]
+    assert a.iterations == b.iterations == 90
+    assert a.status == "budget" and a.restarts == 2
+    assert not (np.array_equal(a.solution, c.solution) and a.stats == c.stats)
+
+
+def test_chunking_does_not_change_the_course() -> None:
+    p1 = EvolutionParams(organisms=10, max_epochs=40, max_restarts=1, chunk_epochs=1)
+    p2 = EvolutionParams(organisms=10, max_epochs=40, max_restarts=1, chunk_epochs=40)
+    a, b = evolve(Perm(30), p1, seed=5), evolve(Perm(30), p2, seed=5)
+    assert np.array_equal(a.solution, b.solution) and a.stats["evaluations"] == b.stats[
+        "evaluations"]
+
+
+def test_stop_rules_and_progress() -> None:
+    seen = []
+    params = EvolutionParams(organisms=10, max_epochs=10**6, chunk_epochs=10, target=-1)
+    res = evolve(Perm(200), params, seed=1, stop=StopRule(max_iterations=55),
+                 progress=seen.append)
+    assert res.status == "iterations" and res.iterations == 55
+    assert seen and seen[-1].done == 55 and seen[-1].task == "evolution"
+
+    res = evolve(Perm(200), params, seed=1, stop=StopRule(deadline=Deadline(0.05)))
+    assert res.status == "time"
+
+    rule = StopRule()
+    threading.Timer(0.05, rule.request_stop).start()
+    res = evolve(Perm(200), params, seed=1, stop=rule)
+    assert res.status == "requested"
+
+
+@pytest.mark.parametrize("field, value", [("organisms", 1), ("explorer_fraction", 1.0),
+                                          ("mistake_prob", 1.5), ("max_epochs", 0),
+                                          ("max_restarts", -1), ("max_age", 0)])
+def test_bad_params(field: str, value: float) -> None:
+    with pytest.raises(InvalidInputError, match=field):
+        EvolutionParams(**{field: value})
+
+
+def test_article_defaults() -> None:
+    p = EvolutionParams()
+    assert (p.organisms, p.max_epochs, p.max_restarts, p.mistake_prob) == (200, 5000, 20, 0.001)
+    assert p.workers == 180 and not p.accept_equal

@@ -1,0 +1,81 @@
+"""The dependency direction of STYLE.md, convention 1, checked on the package source."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[1] / "src" / "gameopt"
+BASE = {"errors", "_version", "__init__", "py"}
+CORE = {"core"}
+ENGINES = {"localsearch", "gametree", "ip"}
+SYSTEMS = {"deck", "reversi", "pairing", "go", "sudoku"}
+FRONTS = {"cli", "server", "web", "__main__"}
+
+
+def allowed(src: str, dst: str) -> bool:
+    if src == dst or dst in BASE:
+        return True
+    if dst in FRONTS:
+        return False  # nothing imports a front end
+    if src in FRONTS or src == "__init__":
+        return True
+    if src in CORE:
+        return False
+    if src in ENGINES:
+        return dst in CORE
+    if src in SYSTEMS:
+        return dst in CORE or dst in ENGINES
+    return False  # an unknown top-level module must be placed in a layer first
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    rel = path.relative_to(PKG)
+    pkgpath = ["gameopt", *rel.parts[:-1]]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkgpath[: len(pkgpath) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+                out += [(node.lineno, mod if node.module else f"{mod}.{a.name}")
+                        for a in node.names]
+            elif node.module == "gameopt":
+                out += [(node.lineno, f"gameopt.{a.name}") for a in node.names]
+            else:
+                out.append((node.lineno, node.module or ""))
+    return out
+
+
+def violations() -> list[str]:
+    bad = []
+    for f in sorted(PKG.rglob("*.py")):
+        src = f.relative_to(PKG).parts[0].removesuffix(".py")
+        for lineno, mod in imports_of(f):
+            parts = mod.split(".")
+            if parts[0] != "gameopt":
+                continue
+            dst = parts[1] if len(parts) > 1 else "__init__"
+            if not allowed(src, dst):
+                bad.append(f"{f.relative_to(PKG)}:{lineno}: {src} imports {dst}")
+    return bad
+
+
+def test_import_direction() -> None:
+    assert violations() == []
+
+
+def test_rule_catches_a_bad_import() -> None:
+    assert not allowed("core", "sudoku")
+    assert not allowed("localsearch", "sudoku")
+    assert not allowed("sudoku", "reversi")
+    assert not allowed("sudoku", "cli")
+    assert allowed("sudoku", "localsearch") and allowed("cli", "sudoku")
+
+
+def test_every_top_level_module_has_a_layer() -> None:
+    tops = {p.name.removesuffix(".py") for p in PKG.iterdir()
+            if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())}
+    assert tops <= BASE | CORE | ENGINES | SYSTEMS | FRONTS | {"py"}, tops
