@@ -1,7 +1,7 @@
 """Module-level job functions for the parallel_map tests (they must pickle by reference).
 
-Imported as a top-level module (pytest puts ``tests/core`` on ``sys.path``); the Dask worker
-started by the tests gets the same directory through ``PYTHONPATH``.
+Imported as ``tests.core.parallel_jobs`` (pytest puts the project root on ``sys.path``); the
+Dask worker started by the tests gets the project root through ``PYTHONPATH``.
 """
 
 from __future__ import annotations

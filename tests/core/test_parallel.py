@@ -11,13 +11,15 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import parallel_jobs as jobs
 import pytest
 
 from gameopt.core import Progress, parallel_map
 from gameopt.errors import InvalidInputError, SolverError
+from tests.core import parallel_jobs as jobs
 
-HERE = Path(__file__).resolve().parent
+# The directory that holds the ``tests`` package: the Dask worker imports
+# ``tests.core.parallel_jobs`` from there to unpickle the jobs' functions.
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Recorder:
@@ -161,8 +163,8 @@ def dask_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = dict(os.environ)
-    # The worker unpickles the jobs' function by module name: let it import parallel_jobs.
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
+    # The worker unpickles the jobs' function by module name: let it import the tests.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     procs = []
     try:
         procs.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1",

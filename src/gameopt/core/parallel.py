@@ -81,7 +81,7 @@ def parallel_map(fn: Callable[[J], R], jobs: Iterable[J], *, scheduler: str | No
         the message names the job index and the original exception, which is chained as
         ``__cause__``. Job exceptions are always wrapped, whatever their type, so callers
         catch one thing; the first failure seen stops the map and cancels the jobs not yet
-        started.
+        started (local jobs already running are let finish).
 
     Notes
     -----

@@ -14,9 +14,10 @@ __all__ = ["make_rng", "spawn_seeds"]
 
 
 def _check_seed(seed: int | None, where: str) -> None:
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                             or seed < 0):
-        raise InvalidInputError(f"{where}: seed must be a non-negative integer or None, got {seed!r}")
+    bad_type = isinstance(seed, bool) or not isinstance(seed, int | np.integer)
+    if seed is not None and (bad_type or seed < 0):
+        raise InvalidInputError(
+            f"{where}: seed must be a non-negative integer or None, got {seed!r}")
 
 
 def make_rng(seed: int | None | np.random.Generator = None) -> np.random.Generator:

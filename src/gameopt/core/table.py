@@ -17,7 +17,10 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> st
     body = [[cell(v) for v in row] for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in body)) if body else len(h)
               for i, h in enumerate(headers)]
-    line = lambda vals: "| " + " | ".join(v.ljust(w) for v, w in zip(vals, widths)) + " |"  # noqa: E731
+
+    def line(vals: Sequence[str]) -> str:
+        return "| " + " | ".join(v.ljust(w) for v, w in zip(vals, widths, strict=True)) + " |"
+
     out = [line(list(headers)), "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     out += [line(r) for r in body]
     return "\n".join(out)

@@ -1,6 +1,6 @@
 """numba operators of Sudoku combinatorial evolution (box-preserving).
 
-``data`` tuple: ``(dims, givens, box_cells, box_free, box_nfree, swap_boxes)``
+``data`` tuple: ``(dims, givens, box_cells, box_free, box_nfree, swap_boxes, cand)``
 
 * ``dims``        int64 [n, b]
 * ``givens``      int8 (n*n,)   given values, 0 = free
@@ -8,6 +8,9 @@
 * ``box_free``    int32 (n, n)  free cells of each box (first ``box_nfree[k]`` are valid)
 * ``box_nfree``   int32 (n,)
 * ``swap_boxes``  int32 (m,)    boxes with at least two free cells (m >= 1)
+* ``cand``        int64 (n*n,)  bit v set when value v may stand in the cell (pruning by
+  the givens; all bits set when pruning is off). Random fills and swaps only put a value
+  where it is a candidate.
 
 Invariant kept by every operator: each box holds each value 1..n once.
 Error = values missing from rows + values missing from columns.
@@ -29,26 +32,46 @@ def _randint(rng, m):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def random_fill(data, rng, sol):  # type: ignore[no-untyped-def]
-    dims, givens, box_cells, box_free, box_nfree, _ = data
+    dims, givens, box_cells, box_free, box_nfree, _, cand = data
     n = dims[0]
     one = np.int64(1)
     for k in range(n):
-        present = np.int64(0)
+        missing = np.int64(0)
         for t in range(n):
             c = box_cells[k, t]
             sol[c] = givens[c]
-            present |= one << np.int64(givens[c])
+        for v in range(1, n + 1):
+            missing |= one << np.int64(v)
+        for t in range(n):
+            missing &= ~(one << np.int64(givens[box_cells[k, t]]))
         m = box_nfree[k]
-        t = 0
-        for v in range(1, n + 1):  # the missing values, in order, into the free cells
-            if not (present >> np.int64(v)) & one:
-                sol[box_free[k, t]] = v
-                t += 1
-        for t in range(m - 1, 0, -1):  # Fisher-Yates over the free cells
-            j = _randint(rng, t + 1)
-            a = box_free[k, t]
-            b = box_free[k, j]
-            sol[a], sol[b] = sol[b], sol[a]
+        # Random greedy matching of missing values to free cells, each value on a cell
+        # where it is a candidate; a few tries, then any order (the box stays a
+        # permutation, which is all the invariant needs).
+        for attempt in range(8):
+            left = missing
+            ok = True
+            for t in range(m - 1, -1, -1):  # cells in a random order (Fisher-Yates)
+                j = _randint(rng, t + 1)
+                c = box_free[k, j]
+                box_free[k, j] = box_free[k, t]
+                box_free[k, t] = c
+                opts = left & cand[c] if attempt < 7 else left
+                if opts == 0:
+                    ok = False
+                    break
+                pick = _randint(rng, _popcount(opts))
+                v = 0
+                while True:
+                    if (opts >> np.int64(v)) & one:
+                        if pick == 0:
+                            break
+                        pick -= 1
+                    v += 1
+                sol[c] = v
+                left &= ~(one << np.int64(v))
+            if ok:
+                break
 
 
 @njit(cache=True)
@@ -101,18 +124,24 @@ def _line_delta(sol, start, step, n, out_v, in_v):  # type: ignore[no-untyped-de
 
 @njit(cache=True)
 def neighbour(data, rng, sol, err, move):  # type: ignore[no-untyped-def]
-    dims, _, _, box_free, box_nfree, swap_boxes = data
+    dims, _, _, box_free, box_nfree, swap_boxes, cand = data
     n = dims[0]
-    k = swap_boxes[_randint(rng, swap_boxes.shape[0])]
-    m = box_nfree[k]
-    i = _randint(rng, m)
-    j = _randint(rng, m - 1)
-    if j >= i:
-        j += 1
-    a = box_free[k, i]
-    b = box_free[k, j]
-    va = sol[a]
-    vb = sol[b]
+    one = np.int64(1)
+    # Draw swaps until one puts both values on candidate cells (at most 16 draws; the
+    # last draw is taken as it is, so a move always happens).
+    for _ in range(16):
+        k = swap_boxes[_randint(rng, swap_boxes.shape[0])]
+        m = box_nfree[k]
+        i = _randint(rng, m)
+        j = _randint(rng, m - 1)
+        if j >= i:
+            j += 1
+        a = box_free[k, i]
+        b = box_free[k, j]
+        va = sol[a]
+        vb = sol[b]
+        if (cand[a] >> np.int64(vb)) & one and (cand[b] >> np.int64(va)) & one:
+            break
     ra, ca = a // n, a % n
     rb, cb = b // n, b % n
     d = 0

@@ -1,0 +1,91 @@
+"""The console script: outputs, exit codes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from gameopt.cli.main import main
+
+ARTICLE = "..62...8...897......481.5......6...2.7.....3.6...5......2.471....3.284...5...12.."
+SOLUTION_ROW1 = "7 1 6 | 2 3 5 | 9 8 4"
+
+
+@pytest.mark.parametrize("method", ["exact", "cpsat", "evolution"])
+def test_solve_article_puzzle(method: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["sudoku", "solve", ARTICLE, "--method", method, "--seed", "1", "-q"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert SOLUTION_ROW1 in out
+    assert ("unique" in out) if method != "evolution" else ("solved" in out)
+
+
+def test_solve_file_one_line_per_puzzle(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "p.txt"
+    f.write_text(f"# two puzzles\n{ARTICLE}\n{'.' * 81}\n")
+    assert main(["sudoku", "solve", str(f)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "unique" in lines[0] and "multiple count=2" in lines[1]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sudoku", "solve", ARTICLE[:-1]], "80 cells is not a square grid"),
+    (["sudoku", "solve", ARTICLE[:3] + "x" + ARTICLE[4:]], "unknown character 'x' at r1c4"),
+    (["sudoku", "solve", "6" + ARTICLE[1:]], "value 6 given twice in row 1: r1c1 and r1c3"),
+    (["sudoku", "solve", "no/such/file.txt"], "no such file"),
+    (["sudoku", "solve", ARTICLE, "--max-epochs", "0"], "max_epochs=0 is out of range"),
+    (["sudoku", "solve", ARTICLE, "--count-limit", "0"], "count limit must be >= 1"),
+    (["sudoku", "generate", "--box", "9"], "box"),
+])
+def test_bad_input_one_line_exit_2(args: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_unsolvable_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    # Givens do not clash, yet r1c9 has no candidate left: 1..8 in row 1, 9 in column 9.
+    puzzle = "12345678." + "........9" + "." * 63
+    assert main(["sudoku", "solve", puzzle]) == 1
+    assert "none" in capsys.readouterr().out
+
+
+def test_generate_to_file_then_solve(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "gen.txt"
+    assert main(["sudoku", "generate", "--count", "3", "--seed", "5", "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and all(len(x) == 81 for x in lines)
+    assert main(["sudoku", "solve", str(out)]) == 0
+    assert capsys.readouterr().out.count("unique") == 3
+
+
+def test_generate_into_missing_directory_writes_nothing(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["sudoku", "generate", "-o", str(tmp_path / "nodir" / "x.txt")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    assert not (tmp_path / "nodir").exists()
+
+
+@pytest.mark.skipif(shutil.which("gameopt") is None, reason="console script not installed")
+def test_console_script_bad_input_no_traceback() -> None:
+    r = subprocess.run(["gameopt", "sudoku", "solve", "12"], capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith("gameopt: error:")
+    assert "Traceback" not in r.stderr and len(r.stderr.splitlines()) == 1
+    r = subprocess.run(["gameopt", "nosuch"], capture_output=True, text=True)
+    assert r.returncode == 2 and "invalid choice" in r.stderr
+
+
+def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "all three methods give the same verified solution: yes" in out
+    assert "16x16" in out
+
+
+def test_help_lists_only_working_systems() -> None:
+    r = subprocess.run([sys.executable, "-c", "from gameopt.cli.main import main; main(['-h'])"],
+                       capture_output=True, text=True)
+    assert "sudoku" in r.stdout and "reversi" not in r.stdout
