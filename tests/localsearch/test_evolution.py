@@ -6,71 +6,10 @@ import threading
 
 import numpy as np
 import pytest
-from numba import njit
 
 from gameopt.core.stop import Deadline, StopRule
 from gameopt.errors import InvalidInputError
 from gameopt.localsearch import EvolutionParams, evolve
-
-# Toy problem: a permutation of 0..L-1; error = number of positions i with sol[i] != i.
-# Neighbour = swap two positions; merge = take each half from one parent (then repair to
-# a permutation by order of first appearance).
-
-
-@njit(cache=True)
-def _fill(data, rng, sol):  # type: ignore[no-untyped-def]
-    n = sol.shape[0]
-    for i in range(n):
-        sol[i] = i
-    for i in range(n - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        sol[i], sol[j] = sol[j], sol[i]
-
-
-@njit(cache=True)
-def _error(data, sol):  # type: ignore[no-untyped-def]
-    e = 0
-    for i in range(sol.shape[0]):
-        if sol[i] != i:
-            e += 1
-    return e
-
-
-@njit(cache=True)
-def _neighbour(data, rng, sol, err, move):  # type: ignore[no-untyped-def]
-    n = sol.shape[0]
-    a = int(rng.random() * n)
-    b = int(rng.random() * n)
-    before = (sol[a] != a) + (sol[b] != b) if a != b else (sol[a] != a)
-    sol[a], sol[b] = sol[b], sol[a]
-    after = (sol[a] != a) + (sol[b] != b) if a != b else (sol[a] != a)
-    move[0] = a
-    move[1] = b
-    return err - before + after
-
-
-@njit(cache=True)
-def _undo(data, sol, move):  # type: ignore[no-untyped-def]
-    a = move[0]
-    b = move[1]
-    sol[a], sol[b] = sol[b], sol[a]
-
-
-@njit(cache=True)
-def _merge(data, rng, a, b, child, prob):  # type: ignore[no-untyped-def]
-    n = a.shape[0]
-    used = np.zeros(n, dtype=np.bool_)
-    k = 0
-    src = b if rng.random() < prob else a
-    for i in range(n // 2):
-        child[k] = src[i]
-        used[src[i]] = True
-        k += 1
-    for i in range(n):
-        if not used[a[i]]:
-            child[k] = a[i]
-            used[a[i]] = True
-            k += 1
 
 
 class Perm:
@@ -78,8 +17,7 @@ class Perm:
         self.length = length
         self.dtype = np.dtype(np.int32)
         self.data = (np.zeros(1, dtype=np.int64),)
-        self.random_fill, self.error, self.neighbour = _fill, _error, _neighbour
-        self.undo, self.merge = _undo, _merge
+        self.operators = "tests.localsearch.toy_ops"
 
 
 def test_solves_toy_problem() -> None:
@@ -138,3 +76,15 @@ def test_article_defaults() -> None:
     p = EvolutionParams()
     assert (p.organisms, p.max_epochs, p.max_restarts, p.mistake_prob) == (200, 5000, 20, 0.001)
     assert p.workers == 180 and not p.accept_equal
+
+
+def test_kernel_specialised_per_operators_module(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from gameopt.localsearch import _specialise
+
+    with pytest.raises(InvalidInputError, match="'no.such.module' cannot be imported"):
+        _specialise.kernel_for("no.such.module")
+    with pytest.raises(InvalidInputError, match="lacks random_fill"):
+        _specialise.kernel_for("gameopt.core.table")
+    k = _specialise.kernel_for("tests.localsearch.toy_ops")
+    assert k.__name__.startswith("_gameopt_evo_tests_localsearch_toy_ops_")
+    assert _specialise.kernel_for("tests.localsearch.toy_ops") is k

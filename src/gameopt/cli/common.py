@@ -30,7 +30,11 @@ def add_evolution_flags(parser: argparse.ArgumentParser, defaults: EvolutionPara
             group.add_argument(flag, dest="evo_" + f.name, type=type(value), default=None,
                                metavar=f.name.upper(), help=f"(default: {value})")
     group.add_argument("--article", action="store_true",
-                       help="start from the article's exact values (strict acceptance)")
+                       help="the article's exact algorithm: its values (strict acceptance) "
+                            "and no pruning")
+    group.add_argument("--no-prune", dest="prune", action="store_false",
+                       help="do not fix cells forced by singles nor restrict values to "
+                            "candidate cells")
 
 
 def evolution_params(args: argparse.Namespace, defaults: EvolutionParams) -> EvolutionParams:

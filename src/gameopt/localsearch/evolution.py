@@ -1,7 +1,8 @@
 """Combinatorial evolution, generic over a problem (McCaffrey 2016).
 
-A problem supplies five numba-compiled operators over solutions stored as 1-D integer
-arrays, and a tuple of arrays ``data`` passed to each of them:
+A problem names a module (``operators``) holding five numba-compiled functions over
+solutions stored as 1-D integer arrays, and gives a tuple of arrays ``data`` passed to
+each of them:
 
 ``random_fill(data, rng, sol)``
     write a fresh random solution into ``sol``;
@@ -16,8 +17,10 @@ arrays, and a tuple of arrays ``data`` passed to each of them:
 ``merge(data, rng, a, b, child, prob)``
     write into ``child`` a combination of ``a`` and ``b``.
 
-The engine (:mod:`._evolution_kernel`) is compiled once per problem with its operators
-inlined, so a problem's own code runs at native speed with no Python in the loop.
+The engine (one template, :mod:`._evolution_template`) is specialised to each operators
+module and compiled with the operators inlined (:mod:`._specialise`), so a problem's own
+code runs at native speed with no Python in the loop, and the compiled kernel is cached
+on disk for the next process.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from gameopt.core.result import Result
 from gameopt.core.rng import make_rng
 from gameopt.core.stop import StopRule
 from gameopt.errors import InvalidInputError
-from gameopt.localsearch import _evolution_kernel as K
+from gameopt.localsearch import _evolution_template as K
+from gameopt.localsearch._specialise import kernel_for
 
 __all__ = ["EvolutionParams", "EvolutionProblem", "evolve"]
 
@@ -45,17 +49,14 @@ log = logging.getLogger(__name__)
 class EvolutionProblem(Protocol):
     """What :func:`evolve` needs from a problem (see the module docstring)."""
 
+    #: Importable module with the five operators (``random_fill`` ... ``merge``).
+    operators: str
     #: Arrays passed to every operator.
     data: tuple[Any, ...]
     #: Length of a solution array.
     length: int
     #: dtype of a solution array.
     dtype: np.dtype[Any]
-    random_fill: Any
-    error: Any
-    neighbour: Any
-    undo: Any
-    merge: Any
 
 
 @dataclass(frozen=True)
@@ -173,6 +174,7 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
     params = params or EvolutionParams()
     stop = stop or StopRule()
     rng = make_rng(seed)
+    kern = kernel_for(problem.operators)
     st = _State(pop=np.zeros((params.organisms, problem.length), dtype=problem.dtype),
                 err=np.zeros(params.organisms, dtype=np.int64),
                 age=np.zeros(params.organisms, dtype=np.int64),
@@ -188,8 +190,7 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
     restarts = 0
     for run in range(params.max_restarts + 1):
         restarts = run
-        K.init_population(problem.random_fill, problem.error, problem.data, rng,
-                          st.pop, st.err, st.age, st.best, st.stat)
+        kern.init_population(problem.data, rng, st.pop, st.err, st.age, st.best, st.stat)
         reason = None
         while st.stat[K.EPOCHS] < params.max_epochs and st.stat[K.BEST_ERR] > params.target:
             n = min(params.chunk_epochs, params.max_epochs - int(st.stat[K.EPOCHS]))
@@ -197,11 +198,10 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
                 n = min(n, stop.max_iterations - epochs_total)
             before = int(st.stat[K.EPOCHS])
             if n > 0:
-                K.run_epochs(problem.random_fill, problem.error, problem.neighbour,
-                             problem.undo, problem.merge, problem.data, rng,
-                             st.pop, st.err, st.age, st.best, st.stat, st.move,
-                             params.workers, n, params.mistake_prob, params.max_age,
-                             params.merge_prob, params.accept_equal, params.target)
+                kern.run_epochs(problem.data, rng, st.pop, st.err, st.age, st.best, st.stat,
+                                st.move, params.workers, n, params.mistake_prob,
+                                params.max_age, params.merge_prob, params.accept_equal,
+                                params.target)
             epochs_total += int(st.stat[K.EPOCHS]) - before
             if progress is not None:
                 progress(Progress("evolution", epochs_total, best=float(

@@ -28,26 +28,30 @@ class EvoRun:
     restarts: int
 
 
-def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None]) -> EvoRun:
+def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) -> EvoRun:
     """Solve one puzzle with one seed (a picklable job for :func:`parallel_map`)."""
     from gameopt.sudoku.solve import solve
 
-    puzzle, seed, params, limit = job
+    puzzle, seed, params, limit, prune = job
     t0 = time.process_time()
-    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params)
+    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params, prune=prune)
     cpu = time.process_time() - t0
     return EvoRun(puzzle.name, seed, sol.solved, cpu, int(sol.stats["epochs"]),
                   int(sol.stats["restarts"]))
 
 
 def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
-                  time_limit: float | None, *, workers: int | None = None,
+                  time_limit: float | None, *, prune: bool = True, workers: int | None = None,
                   scheduler: str | None = None) -> list[EvoRun]:
-    """Every puzzle with every seed; jobs spread over local processes or a Dask cluster."""
-    # Compile the kernels once here so no job's CPU time includes compilation.
+    """Every puzzle with every seed; jobs spread over local processes or a Dask cluster.
+
+    Kernels are compiled (or loaded from numba's cache) by a tiny warm-up run first, so no
+    measured CPU time includes compilation when jobs run in this process; worker
+    processes load the cached kernels.
+    """
     evolution_job((puzzles[0], 0, EvolutionParams(organisms=4, max_epochs=1, max_restarts=0),
-                   None))
-    jobs = [(p, s, params, time_limit) for p in puzzles for s in seeds]
+                   None, prune))
+    jobs = [(p, s, params, time_limit, prune) for p in puzzles for s in seeds]
     return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler)
 
 

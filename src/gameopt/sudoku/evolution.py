@@ -90,11 +90,7 @@ class SudokuEvolutionProblem:
     data: tuple[Any, ...] = field(init=False)
     length: int = field(init=False)
     dtype: np.dtype[Any] = field(init=False, default=np.dtype(np.int8))
-    random_fill: Any = field(init=False, default=ops.random_fill)
-    error: Any = field(init=False, default=ops.error)
-    neighbour: Any = field(init=False, default=ops.neighbour)
-    undo: Any = field(init=False, default=ops.undo)
-    merge: Any = field(init=False, default=ops.merge)
+    operators: str = field(init=False, default=ops.__name__)
 
     def __post_init__(self) -> None:
         p = self.puzzle

@@ -20,8 +20,9 @@ __all__ = ["METHODS", "SUDOKU_EVOLUTION", "SudokuSolution", "solve"]
 METHODS = ("evolution", "exact", "cpsat")
 
 #: gameopt's evolution settings for Sudoku: the article's values, plus workers that also
-#: accept neighbours of equal error (plateau moves). Measured in
-#: ``benchmarks/bench_sudoku_evolution.py`` against the article's strict acceptance.
+#: accept neighbours of equal error (plateau moves). With ``prune=True`` (the default of
+#: :func:`solve`) this is measured in ``benchmarks/bench_sudoku_evolution.py`` against the
+#: article's configuration.
 SUDOKU_EVOLUTION = EvolutionParams(accept_equal=True)
 
 
@@ -62,7 +63,7 @@ class SudokuSolution:
 
 def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
           time_limit: float | None = None, count_limit: int = 2,
-          params: EvolutionParams | None = None,
+          params: EvolutionParams | None = None, prune: bool = True,
           progress: ProgressCallback | None = None) -> SudokuSolution:
     """Solve ``puzzle`` with ``method`` and verify the answer independently.
 
@@ -77,6 +78,9 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
         Stop counting solutions at this many (2 proves uniqueness).
     params : EvolutionParams, optional
         Defaults to :data:`SUDOKU_EVOLUTION`.
+    prune : bool
+        Evolution only: fix cells forced by singles and place values only on candidate
+        cells (``False``: the article's plain problem).
 
     Raises
     ------
@@ -91,7 +95,7 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
         raise InvalidInputError(f"count limit must be >= 1, got {count_limit}")
     t0 = time.perf_counter()
     if method == "evolution":
-        out = _solve_evolution(puzzle, seed, time_limit, params, progress)
+        out = _solve_evolution(puzzle, seed, time_limit, params, prune, progress)
     elif method == "exact":
         from gameopt.sudoku.exact import count_solutions
 
@@ -114,12 +118,12 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
 
 
 def _solve_evolution(puzzle: Puzzle, seed: int | None, time_limit: float | None,
-                     params: EvolutionParams | None,
+                     params: EvolutionParams | None, prune: bool,
                      progress: ProgressCallback | None) -> SudokuSolution:
     from gameopt.sudoku.evolution import solve_evolution
 
     res = solve_evolution(puzzle, params or SUDOKU_EVOLUTION, seed=seed, time_limit=time_limit,
-                          progress=progress)
+                          prune=prune, progress=progress)
     stats = {"epochs": res.iterations, "restarts": res.restarts, "best_error": res.objective,
              "stop": res.status, **{k: v for k, v in res.stats.items() if k != "params"}}
     if res.status == "solved":

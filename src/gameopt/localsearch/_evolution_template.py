@@ -1,10 +1,14 @@
-"""numba kernel of combinatorial evolution (see :mod:`gameopt.localsearch.evolution`).
+"""Template of the combinatorial evolution kernel (see :mod:`gameopt.localsearch.evolution`).
 
-The problem's operators arrive as numba dispatchers; numba compiles one specialised copy
-of :func:`run_epochs` per problem, with the operators inlined at native speed (the cache
-keeps one entry per problem). The whole population state lives in arrays owned by the
-caller, so a search can be cut into chunks of epochs (to check deadlines and report
-progress) without changing its course: same seed, same result.
+This file is the one source of the engine. :mod:`gameopt.localsearch._specialise` writes,
+per problem, a copy whose line marked ``OPERATORS`` imports that problem's operators as
+module globals, so numba compiles a kernel with the operators inlined at native speed and
+caches it on disk (numba cannot cache kernels that take dispatchers as arguments across
+processes). Imported as it is, the placeholders below make the kernel raise.
+
+The whole population state lives in arrays owned by the caller, so a search can be cut
+into chunks of epochs (to check deadlines and report progress) without changing its
+course: same seed, same result.
 
 State arrays (``P`` organisms, solutions of length ``L``):
 
@@ -19,6 +23,14 @@ from __future__ import annotations
 
 from numba import njit
 
+from gameopt.localsearch._placeholder_ops import (  # OPERATORS
+    error,
+    merge,
+    neighbour,
+    random_fill,
+    undo,
+)
+
 # Indices into the int64 ``stat`` array.
 BEST_ERR = 0
 EPOCHS = 1
@@ -30,7 +42,7 @@ STAT_SIZE = 6
 
 
 @njit(cache=True)
-def init_population(random_fill, error, data, rng, pop, err, age, best, stat):  # type: ignore[no-untyped-def]
+def init_population(data, rng, pop, err, age, best, stat):  # type: ignore[no-untyped-def]
     """Fill every organism with a fresh random solution; reset the run's best."""
     stat[:] = 0
     stat[BEST_ERR] = -1
@@ -44,8 +56,8 @@ def init_population(random_fill, error, data, rng, pop, err, age, best, stat):  
 
 
 @njit(cache=True)
-def run_epochs(random_fill, error, neighbour, undo, merge, data, rng,  # type: ignore[no-untyped-def]
-               pop, err, age, best, stat, move, n_workers, n_epochs,
+def run_epochs(data, rng, pop, err, age,  # type: ignore[no-untyped-def]
+               best, stat, move, n_workers, n_epochs,
                mistake_prob, max_age, merge_prob, accept_equal, target):
     """Run up to ``n_epochs`` epochs; stop early when the best error reaches ``target``.
 
