@@ -23,13 +23,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from gameopt.localsearch._placeholder_ops import (  # OPERATORS
-    error,
-    merge,
-    neighbour,
-    random_fill,
-    undo,
-)
+import gameopt.localsearch._placeholder_ops as ops  # OPERATORS
 
 # Indices into the int64 ``stat`` array.
 BEST_ERR = 0
@@ -47,8 +41,8 @@ def init_population(data, rng, pop, err, age, best, stat):  # type: ignore[no-un
     stat[:] = 0
     stat[BEST_ERR] = -1
     for i in range(pop.shape[0]):
-        random_fill(data, rng, pop[i])
-        err[i] = error(data, pop[i])
+        ops.random_fill(data, rng, pop[i])
+        err[i] = ops.error(data, pop[i])
         age[i] = 0
         if stat[BEST_ERR] < 0 or err[i] < stat[BEST_ERR]:
             stat[BEST_ERR] = err[i]
@@ -75,7 +69,7 @@ def run_epochs(data, rng, pop, err, age,  # type: ignore[no-untyped-def]
         for i in range(n_org):
             if i < n_workers:
                 old = err[i]
-                new = neighbour(data, rng, pop[i], old, move)
+                new = ops.neighbour(data, rng, pop[i], old, move)
                 stat[EVALS] += 1
                 if new < old or (accept_equal and new == old) or rng.random() < mistake_prob:
                     err[i] = new
@@ -85,16 +79,16 @@ def run_epochs(data, rng, pop, err, age,  # type: ignore[no-untyped-def]
                     else:
                         age[i] += 1
                 else:
-                    undo(data, pop[i], move)
+                    ops.undo(data, pop[i], move)
                     age[i] += 1
                 if age[i] > max_age:
-                    random_fill(data, rng, pop[i])
-                    err[i] = error(data, pop[i])
+                    ops.random_fill(data, rng, pop[i])
+                    err[i] = ops.error(data, pop[i])
                     age[i] = 0
                     stat[DEATHS] += 1
             else:
-                random_fill(data, rng, pop[i])
-                err[i] = error(data, pop[i])
+                ops.random_fill(data, rng, pop[i])
+                err[i] = ops.error(data, pop[i])
             if err[i] < stat[BEST_ERR]:
                 stat[BEST_ERR] = err[i]
                 best[:] = pop[i]
@@ -112,8 +106,8 @@ def run_epochs(data, rng, pop, err, age,  # type: ignore[no-untyped-def]
                 if err[i] < err[be]:
                     be = i
             if ww != bw:
-                merge(data, rng, pop[bw], pop[be], pop[ww], merge_prob)
-                err[ww] = error(data, pop[ww])
+                ops.merge(data, rng, pop[bw], pop[be], pop[ww], merge_prob)
+                err[ww] = ops.error(data, pop[ww])
                 age[ww] = 0
                 stat[MERGES] += 1
                 if err[ww] < stat[BEST_ERR]:

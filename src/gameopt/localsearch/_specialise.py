@@ -58,8 +58,7 @@ def kernel_for(ops_module: str) -> ModuleType:
     lines = template.splitlines(keepends=True)
     at = [i for i, ln in enumerate(lines) if ln.rstrip().endswith(_MARK)]
     assert len(at) == 1, "the template must have exactly one OPERATORS line"
-    lines[at[0]] = (f"from {ops_module} import error, merge, neighbour, random_fill, undo"
-                    f"  # generated\n")
+    lines[at[0]] = f"import {ops_module} as ops  # generated\n"
     source = "".join(lines)
     ops_file = getattr(ops, "__file__", None)
     ops_src = Path(ops_file).read_bytes() if ops_file else b""
