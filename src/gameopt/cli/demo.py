@@ -10,7 +10,7 @@ from gameopt.core.table import format_table
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="run every system on embedded data; print a report")
     p.add_argument("--seed", type=int, default=1, help="seed for the stochastic parts")
     p.set_defaults(func=cmd_demo)

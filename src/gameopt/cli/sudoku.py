@@ -22,7 +22,7 @@ from gameopt.sudoku.solve import METHODS, SUDOKU_EVOLUTION, solve
 __all__ = ["register"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sudoku", help="Sudoku of any box size: evolution, exact, CP-SAT")
     ss = p.add_subparsers(dest="sudoku_command", metavar="ACTION", required=True)
 

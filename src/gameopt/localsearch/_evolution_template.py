@@ -36,7 +36,7 @@ STAT_SIZE = 6
 
 
 @njit(cache=True)
-def init_population(data, rng, pop, err, age, best, stat):  # type: ignore[no-untyped-def]
+def init_population(data, rng, pop, err, age, best, stat):
     """Fill every organism with a fresh random solution; reset the run's best."""
     stat[:] = 0
     stat[BEST_ERR] = -1
@@ -50,7 +50,7 @@ def init_population(data, rng, pop, err, age, best, stat):  # type: ignore[no-un
 
 
 @njit(cache=True)
-def run_epochs(data, rng, pop, err, age,  # type: ignore[no-untyped-def]
+def run_epochs(data, rng, pop, err, age,
                best, stat, move, n_workers, n_epochs,
                mistake_prob, max_age, merge_prob, accept_equal, target):
     """Run up to ``n_epochs`` epochs; stop early when the best error reaches ``target``.

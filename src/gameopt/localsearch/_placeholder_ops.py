@@ -8,25 +8,25 @@ _MSG = "evolution kernel template used without a problem: use evolution.kernel_f
 
 
 @njit(cache=True)
-def random_fill(data, rng, sol):  # type: ignore[no-untyped-def]
+def random_fill(data, rng, sol):
     raise RuntimeError(_MSG)
 
 
 @njit(cache=True)
-def error(data, sol):  # type: ignore[no-untyped-def]
+def error(data, sol):
     raise RuntimeError(_MSG)
 
 
 @njit(cache=True)
-def neighbour(data, rng, sol, err, move):  # type: ignore[no-untyped-def]
+def neighbour(data, rng, sol, err, move):
     raise RuntimeError(_MSG)
 
 
 @njit(cache=True)
-def undo(data, sol, move):  # type: ignore[no-untyped-def]
+def undo(data, sol, move):
     raise RuntimeError(_MSG)
 
 
 @njit(cache=True)
-def merge(data, rng, a, b, child, prob):  # type: ignore[no-untyped-def]
+def merge(data, rng, a, b, child, prob):
     raise RuntimeError(_MSG)

@@ -49,14 +49,21 @@ log = logging.getLogger(__name__)
 class EvolutionProblem(Protocol):
     """What :func:`evolve` needs from a problem (see the module docstring)."""
 
-    #: Importable module with the five operators (``random_fill`` ... ``merge``).
-    operators: str
-    #: Arrays passed to every operator.
-    data: tuple[Any, ...]
-    #: Length of a solution array.
-    length: int
-    #: dtype of a solution array.
-    dtype: np.dtype[Any]
+    @property
+    def operators(self) -> str:
+        """Importable module with the five operators (``random_fill`` ... ``merge``)."""
+
+    @property
+    def data(self) -> tuple[Any, ...]:
+        """Arrays passed to every operator."""
+
+    @property
+    def length(self) -> int:
+        """Length of a solution array."""
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """dtype of a solution array."""
 
 
 @dataclass(frozen=True)

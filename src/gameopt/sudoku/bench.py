@@ -33,6 +33,7 @@ def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) 
     from gameopt.sudoku.solve import solve
 
     puzzle, seed, params, limit, prune = job
+    _warm_up(puzzle, prune)
     t0 = time.process_time()
     sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params, prune=prune)
     cpu = time.process_time() - t0
@@ -40,17 +41,28 @@ def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) 
                   int(sol.stats["restarts"]))
 
 
+_warm: set[tuple[int, bool]] = set()
+
+
+def _warm_up(puzzle: Puzzle, prune: bool) -> None:
+    """Load (or compile) this process's kernels before the clock starts."""
+    from gameopt.sudoku.solve import solve
+
+    if (puzzle.box, prune) not in _warm:
+        solve(puzzle, "evolution", seed=0, prune=prune,
+              params=EvolutionParams(organisms=4, max_epochs=1, max_restarts=0))
+        _warm.add((puzzle.box, prune))
+
+
 def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
                   time_limit: float | None, *, prune: bool = True, workers: int | None = None,
                   scheduler: str | None = None) -> list[EvoRun]:
     """Every puzzle with every seed; jobs spread over local processes or a Dask cluster.
 
-    Kernels are compiled (or loaded from numba's cache) by a tiny warm-up run first, so no
-    measured CPU time includes compilation when jobs run in this process; worker
-    processes load the cached kernels.
+    Each process compiles (or loads from numba's cache) its kernels in a tiny warm-up run
+    before its first measured job, so no measured CPU time includes compilation.
     """
-    evolution_job((puzzles[0], 0, EvolutionParams(organisms=4, max_epochs=1, max_restarts=0),
-                   None, prune))
+    _warm_up(puzzles[0], prune)  # compile once here, so worker processes find the cache
     jobs = [(p, s, params, time_limit, prune) for p in puzzles for s in seeds]
     return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler)
 
