@@ -39,6 +39,8 @@ def test_solve_file_one_line_per_puzzle(tmp_path, capsys) -> None:  # type: igno
     (["sudoku", "solve", ARTICLE, "--max-epochs", "0"], "max_epochs=0 is out of range"),
     (["sudoku", "solve", ARTICLE, "--count-limit", "0"], "count limit must be >= 1"),
     (["sudoku", "generate", "--box", "9"], "box"),
+    (["sudoku", "bench", "--seeds", "1", "--scheduler", "localhost:1"],
+     "'localhost:1'"),
 ])
 def test_bad_input_one_line_exit_2(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:

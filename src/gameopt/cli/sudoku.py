@@ -51,6 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--data", type=Path, default=None,
                    help="data folder (default ../shared/data beside the project)")
     b.add_argument("--seeds", type=int, default=5, help="evolution seeds on the article puzzle")
+    b.add_argument("--workers", type=int, default=None,
+                   help="local processes for the evolution runs (default: all CPUs)")
+    b.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="run the evolution runs on this Dask scheduler's workers")
     b.set_defaults(func=cmd_bench)
 
 
@@ -105,8 +109,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from gameopt.sudoku.formats import read_puzzles
 
     data = (args.data or default_data_dir()) / "sudoku"
+    if args.seeds < 1:
+        raise InvalidInputError(f"--seeds must be >= 1, got {args.seeds}")
     runs = bench.run_evolution([article_puzzle()], list(range(args.seeds)), SUDOKU_EVOLUTION,
-                               60.0)
+                               60.0, workers=args.workers, scheduler=args.scheduler)
     s = bench.summarise_evolution(runs)
     print(format_table(["evolution, article puzzle", "solved", "median CPU s", "max CPU s"],
                        [[f"{args.seeds} seeds", f"{s['solved']}/{s['runs']}",

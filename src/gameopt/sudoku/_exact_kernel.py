@@ -2,166 +2,193 @@
 
 Scalars and arrays in, scalars and arrays out; nothing here validates its input.
 
+One source, one compiled solver per box size
+--------------------------------------------
+The search is written once, as module-level ``@njit(inline="always")`` helpers that take
+the grid constants ``K = (b, n, N, P, U, FULL, FLAG, WIDE)`` and tables
+``T = (peers, units, mask0, mask1)`` as arguments. :func:`solver` wraps them in one
+``@njit(cache=True)`` closure per box size whose ``K`` and ``T`` are closure constants,
+so after numba inlines the helpers LLVM sees constant loop bounds and tables and unrolls
+the small loops: the 9x9 fast path and the 25x25 solver are the same code compiled
+twice, not two hand-kept copies. numba caches each size separately on disk (its cache
+key hashes the closure constants, which are only ints and arrays here).
+
+The closure is compiled with ``_nrt=False`` (no reference counting): it allocates
+nothing and only indexes the arrays it is given, and the atomic reference-count updates
+numba would otherwise emit around array arguments cost about a third of the run time.
+
 Data structures and their invariants
 ------------------------------------
-``cand`` (int32 or int64, flat, one block of ``N = n*n`` cells per search level)
-    Bit ``v-1`` set means value ``v`` is still possible in the cell. A *placed* cell holds
-    exactly one value bit plus the flag bit ``1 << n``. After :func:`_propagate` returns,
-    no unplaced cell holds the value of a placed peer, and every unplaced cell holds at
-    least two values (a cell with one value is placed by the naked-single rule).
-    All arithmetic is done in signed int64 (no unsigned type anywhere, so numba never
-    mixes signed and unsigned 64-bit integers); int32 storage is used up to n = 30,
-    int64 storage for n = 36.
-``queue`` (int32, N)
-    Cells holding a single, not yet placed value, waiting for :func:`_drain`.
-``peers`` (int32, N * P)
-    The ``P = 2(n-1) + (b-1)**2`` peers of each cell (same row, column or box).
-``units`` (int32, 3n * n)
-    Rows, then columns, then boxes, as flat cell indices.
+Grid of box size ``b``: side ``n = b*b``, ``N = n*n`` cells, ``U = 3n`` units (rows, then
+columns, then boxes), ``P = 2(n-1) + (b-1)**2`` peers per cell. Values are 0-based here
+(bit ``v-1`` stands for value ``v``).
+
+``st`` (int32 for n <= 25, int64 for n = 36; one block of ``N`` words per search level)
+    ``st[off + c]`` is the candidate mask of cell ``c``: bit ``d`` set while value ``d``
+    is possible. A *placed* cell holds exactly one value bit plus ``FLAG = 1 << n``.
+    After propagation: no unplaced cell holds the value of a placed peer, every unplaced
+    cell holds at least two values, and every value not placed in a unit has two cells
+    or more left there (all naked and hidden singles are placed).
+``queue`` (int32, N + 1)
+    Cells holding a single value not yet placed. A cell becomes single once per
+    propagation, so it is queued at most once.
+``d0, d1`` (int64 scalars)
+    Dirty units: bit ``u`` of ``d0`` (``u < 62``) or bit ``u - 62`` of ``d1``, set when a
+    cell of unit ``u`` lost a value since the unit was last scanned for hidden singles.
+    ``mask0[c]``, ``mask1[c]`` are the three units of cell ``c`` in that form.
 Search stack (one entry per level)
     ``br_cell[d]`` the branching cell, ``br_rem[d]`` its values not yet tried,
-    ``nfree[d]`` the number of unplaced cells after propagation at that level.
+    ``nfree_at[d]`` the number of unplaced cells after propagation at that level.
 
-The search copies one level of ``cand`` per guess (``N`` words: 324 bytes for 9x9) and
-reuses the level in place for the last value of a cell, so undo is free.
+The search copies one level of ``st`` per guess (324 bytes for 9x9) and reuses the level
+in place for the last value of a cell, so there is nothing to undo.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 import numpy as np
+import numpy.typing as npt
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["build_tables", "count_one", "count_batch", "popcount"]
+__all__ = ["dtype_for", "popcount", "solver", "tables"]
+
+#: Bits of a dirty word used for units (kept below the sign bit).
+_WORD = 62
 
 
 @intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def popcount(typingctx, x):
     """Number of set bits of an integer (LLVM ``ctpop``: one ``popcnt`` instruction)."""
     if not isinstance(x, types.Integer):
         return None
     sig = x(x)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
 
     return sig, codegen
 
 
-@njit(cache=True)
-def _bit_index(bit):  # type: ignore[no-untyped-def]
-    """Index of the single set bit of ``bit`` (> 0)."""
-    return popcount(bit - 1)
+@njit(cache=True, inline="always")
+def _low(bit):
+    """Index of the lowest set bit of ``bit`` (> 0)."""
+    return popcount((bit & -bit) - 1)
 
 
-@njit(cache=True)
-def build_tables(box):  # type: ignore[no-untyped-def]
-    """Peer and unit tables of a grid of box size ``box``.
+def dtype_for(box: int) -> type[np.signedinteger]:
+    """Word type of the candidate masks: int32 up to n = 25 values, int64 above."""
+    return np.int32 if box * box <= 25 else np.int64
+
+
+def tables(box: int) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32],
+                              npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Peer, unit and dirty-mask tables of a grid of box size ``box`` (all flat).
 
     Returns
     -------
     peers : ndarray of int32, shape (N * P,)
-        Row ``c`` (``P`` entries from ``c * P``) lists the peers of cell ``c``.
+        Entries ``c*P .. c*P + P - 1``: the peers of cell ``c`` (same row, column or box).
     units : ndarray of int32, shape (3n * n,)
-        Rows, then columns, then boxes.
-    cunits : ndarray of int32, shape (N * 3,)
-        The row, column and box (unit numbers) of each cell.
+        Rows, then columns, then boxes (row-major inside a box).
+    mask0, mask1 : ndarray of int64, shape (N,)
+        The three units of each cell as bits of the two dirty words.
     """
     n = box * box
-    ncell = n * n
-    npeer = 2 * (n - 1) + (box - 1) * (box - 1)
-    peers = np.empty(ncell * npeer, dtype=np.int32)
-    for c in range(ncell):
-        r, col = c // n, c % n
-        br, bc = r - r % box, col - col % box
-        k = c * npeer
-        for j in range(ncell):
-            if j == c:
-                continue
-            rj, cj = j // n, j % n
-            if rj == r or cj == col or (rj - rj % box == br and cj - cj % box == bc):
-                peers[k] = j
-                k += 1
-    units = np.empty(3 * n * n, dtype=np.int32)
-    for i in range(n):
-        for j in range(n):
-            units[i * n + j] = i * n + j
-            units[(n + i) * n + j] = j * n + i
-            r = (i // box) * box + j // box
-            col = (i % box) * box + j % box
-            units[(2 * n + i) * n + j] = r * n + col
-    cunits = np.empty(3 * ncell, dtype=np.int32)
-    for c in range(ncell):
-        r, col = c // n, c % n
-        cunits[3 * c] = r
-        cunits[3 * c + 1] = n + col
-        cunits[3 * c + 2] = 2 * n + (r // box) * box + col // box
-    return peers, units, cunits
+    idx = np.arange(n * n).reshape(n, n)
+    rows = [idx[r] for r in range(n)]
+    cols = [idx[:, c] for c in range(n)]
+    boxes = [idx[i * box:(i + 1) * box, j * box:(j + 1) * box].ravel()
+             for i in range(box) for j in range(box)]
+    units = np.array(rows + cols + boxes, dtype=np.int32)
+    peers = np.empty((n * n, 2 * (n - 1) + (box - 1) ** 2), dtype=np.int32)
+    mask0 = np.zeros(n * n, dtype=np.int64)
+    mask1 = np.zeros(n * n, dtype=np.int64)
+    for c in range(n * n):
+        r, col = divmod(c, n)
+        mine = [r, n + col, 2 * n + (r // box) * box + col // box]
+        peers[c] = sorted(set(np.concatenate([units[u] for u in mine]).tolist()) - {c})
+        for u in mine:
+            if u < _WORD:
+                mask0[c] |= 1 << u
+            else:
+                mask1[c] |= 1 << (u - _WORD)
+    return peers.ravel(), units.ravel(), mask0, mask1
 
 
-@njit(cache=True, inline="always")
-def _drain(cand, off, queue, qlen, nfree, flag, peers, npeer, cunits, dirty):  # type: ignore[no-untyped-def]  # noqa: E501
-    """Place the queued single-valued cells and remove their values from the peers.
+# --------------------------------------------------------------------------------------
+# Helpers, inlined into the per-size solver. K = (b, n, N, P, U, FULL, FLAG, WIDE),
+# T = (peers, units, mask0, mask1).
+# --------------------------------------------------------------------------------------
 
-    Cells reduced to one value on the way are queued too (naked singles). Returns the new
-    number of unplaced cells, or -1 on a contradiction (a cell with no value left).
+@njit(inline="always")
+def _drain(st, off, queue, qlen, nfree, d0, d1, K, T):
+    """Place the queued cells and remove their values from the peers.
+
+    Peers left with one value are queued too (naked singles). Returns
+    ``(nfree, d0, d1)``; ``nfree`` is -1 on a contradiction.
     """
+    _, _, _, P, _, _, FLAG, WIDE = K
+    peers, _, mask0, mask1 = T
     qi = 0
     while qi < qlen:
         c = queue[qi]
         qi += 1
-        bit = np.int64(cand[off + c])
-        cand[off + c] = bit | flag
+        bit = np.int64(st[off + c])
+        st[off + c] = bit | FLAG
         nfree -= 1
-        for k3 in range(3):  # the other values of c left its units
-            u = cunits[3 * c + k3]
-            dirty[u >> 6] |= np.int64(1) << (u & 63)
-        base = c * npeer
-        for k in range(npeer):
-            p = off + peers[base + k]
-            y = np.int64(cand[p])
+        d0 |= mask0[c]  # the other values of c left its units
+        if WIDE:
+            d1 |= mask1[c]
+        for k in range(P):
+            p = peers[c * P + k]
+            y = np.int64(st[off + p])
             if y & bit:
                 y ^= bit
                 if y == 0:
-                    return -1
-                cand[p] = y
-                q = p - off
-                for k3 in range(3):
-                    u = cunits[3 * q + k3]
-                    dirty[u >> 6] |= np.int64(1) << (u & 63)
+                    return -1, d0, d1
+                st[off + p] = y
+                d0 |= mask0[p]
+                if WIDE:
+                    d1 |= mask1[p]
                 if y & (y - 1) == 0:
-                    queue[qlen] = q
+                    queue[qlen] = p
                     qlen += 1
-    return nfree
+    return nfree, d0, d1
 
 
-@njit(cache=True, inline="always")
-def _scan_unit(cand, off, units, ub, n, full, queue):  # type: ignore[no-untyped-def]
-    """Queue the hidden singles of one unit (values with one possible cell left).
+@njit(inline="always")
+def _scan_unit(st, off, u, queue, K, T):
+    """Queue the hidden singles of unit ``u`` (values with one cell left in it).
 
     Returns the number of cells queued, or -1 if a value has no cell left in the unit or
     two values need the same cell.
     """
+    _, n, _, _, _, FULL, _, _ = K
+    units = T[1]
     once = np.int64(0)
     twice = np.int64(0)
     placed = np.int64(0)
     for k in range(n):
-        x = np.int64(cand[off + units[ub + k]])
+        x = np.int64(st[off + units[u * n + k]])
         twice |= once & x
         once |= x
-        placed |= x & -(x >> n)  # the whole word if flagged (only the flag is above n bits)
-    if (once & full) != full:
+        placed |= x & -(x >> n)  # all of x if flagged (only the flag is above n bits)
+    if once & FULL != FULL:
         return -1
-    hidden = once & ~twice & ~placed & full
+    hidden = once & ~twice & ~placed & FULL
     qlen = 0
     while hidden:
         bit = hidden & -hidden
         hidden ^= bit
         hit = False
         for k in range(n):
-            c = units[ub + k]
-            if cand[off + c] & bit:
-                cand[off + c] = bit
+            c = units[u * n + k]
+            if st[off + c] & bit:
+                st[off + c] = bit
                 queue[qlen] = c
                 qlen += 1
                 hit = True
@@ -171,315 +198,267 @@ def _scan_unit(cand, off, units, ub, n, full, queue):  # type: ignore[no-untyped
     return qlen
 
 
-@njit(cache=True, inline="always")
-def _singles(cand, off, queue, qlen, nfree, n, full, flag, peers, npeer, units, cunits, dirty):  # type: ignore[no-untyped-def]  # noqa: E501
-    """Naked and hidden singles to a fixpoint at level ``off``.
+@njit(inline="always")
+def _singles(st, off, queue, qlen, nfree, d0, d1, K, T):
+    """Naked and hidden singles to a fixpoint, scanning only the dirty units.
 
-    ``dirty`` (int64 words, one bit per unit) marks the units to scan for hidden singles;
-    it is empty on return. Returns the number of unplaced cells left, or -1 on a
-    contradiction.
+    Returns the number of unplaced cells left, or -1 on a contradiction.
     """
-    nfree = _drain(cand, off, queue, qlen, nfree, flag, peers, npeer, cunits, dirty)
-    w = 0
-    while w < dirty.size:
+    WIDE = K[7]
+    while True:
+        nfree, d0, d1 = _drain(st, off, queue, qlen, nfree, d0, d1, K, T)
         if nfree <= 0:
-            break
-        word = dirty[w]
-        if word == 0:
-            w += 1
-            continue
-        low = word & -word
-        dirty[w] = word ^ low
-        u = w * 64 + _bit_index(low)
-        q = _scan_unit(cand, off, units, u * n, n, full, queue)
-        if q > 0:
-            nfree = _drain(cand, off, queue, q, nfree, flag, peers, npeer, cunits, dirty)
-            w = 0
-        elif q < 0:
-            nfree = -1
-    if nfree <= 0:
-        for w in range(dirty.size):
-            dirty[w] = 0
-    return nfree
+            return nfree
+        qlen = 0
+        while qlen == 0:
+            if d0:
+                low = d0 & -d0
+                d0 ^= low
+                u = _low(low)
+            elif WIDE and d1:
+                low = d1 & -d1
+                d1 ^= low
+                u = _WORD + _low(low)
+            else:
+                return nfree
+            qlen = _scan_unit(st, off, u, queue, K, T)
+            if qlen < 0:
+                return -1
 
 
-@njit(cache=True, inline="always")
-def _eliminate(cand, p, m, n, queue, qlen, cunits, q, dirty):  # type: ignore[no-untyped-def]
-    """Remove the values ``m`` from cell ``p`` (flat index; ``q`` its cell number).
-
-    Returns the new queue length, or -1 if the cell is left empty.
-    """
-    y = np.int64(cand[p])
+@njit(inline="always")
+def _eliminate(st, off, c, m, queue, qlen, d0, d1, K, T):
+    """Remove the values ``m`` from unplaced cell ``c``; returns ``(qlen or -1, d0, d1)``."""
+    WIDE = K[7]
+    mask0, mask1 = T[2], T[3]
+    y = np.int64(st[off + c])
     if y & m:
         y &= ~m
         if y == 0:
-            return -1
-        cand[p] = y
-        for k3 in range(3):
-            u = cunits[3 * q + k3]
-            dirty[u >> 6] |= np.int64(1) << (u & 63)
+            return -1, d0, d1
+        st[off + c] = y
+        d0 |= mask0[c]
+        if WIDE:
+            d1 |= mask1[c]
         if y & (y - 1) == 0:
-            queue[qlen] = q
+            queue[qlen] = c
             qlen += 1
-    return qlen
+    return qlen, d0, d1
 
 
-@njit(cache=True)
-def _locked(cand, off, box, seg, queue, cunits, dirty):  # type: ignore[no-untyped-def]
-    """Locked candidates (pointing and claiming) over every box-line intersection.
+@njit(inline="always")
+def _locked(st, off, seg, queue, K, T):
+    """Locked candidates: pointing and claiming over every box-line intersection.
 
     ``seg`` receives the values of the unplaced cells of each row segment
-    (``seg[r*box + j]``: row r, box column j) and column segment
-    (``seg[n*box + c*box + i]``). A value of segment (line L, box B) that is absent from
-    the rest of B is removed from the rest of L (pointing), and one absent from the rest
-    of L is removed from the rest of B (claiming).
+    (``seg[r*b + j]``: row r, box column j) and column segment (``seg[n*b + c*b + i]``).
+    A value of segment (line L, box X) absent from the rest of X leaves the rest of L
+    (pointing); one absent from the rest of L leaves the rest of X (claiming).
 
-    Returns ``(changed, qlen)``: ``changed`` is -1 on a contradiction, 0 if nothing was
-    removed, 1 otherwise; ``qlen`` cells were queued as new naked singles.
+    Returns ``(changed, qlen, d0, d1)``; ``changed`` is -1 on a contradiction, 0 if
+    nothing was removed, 1 otherwise.
     """
-    n = box * box
-    nb = n * box
+    B, n, _, _, _, _, _, _ = K
+    nb = n * B
     for r in range(n):
-        for j in range(box):
+        for j in range(B):
             m = np.int64(0)
-            for k in range(box):
-                x = np.int64(cand[off + r * n + j * box + k])
+            m2 = np.int64(0)
+            for k in range(B):
+                x = np.int64(st[off + r * n + j * B + k])
                 m |= x & ((x >> n) - 1)  # 0 for a placed cell
-            seg[r * box + j] = m
-            m = np.int64(0)
-            for k in range(box):
-                x = np.int64(cand[off + (j * box + k) * n + r])
-                m |= x & ((x >> n) - 1)
-            seg[nb + r * box + j] = m
+                x = np.int64(st[off + (j * B + k) * n + r])
+                m2 |= x & ((x >> n) - 1)
+            seg[r * B + j] = m
+            seg[nb + r * B + j] = m2
     qlen = 0
     changed = 0
+    d0 = np.int64(0)
+    d1 = np.int64(0)
     for t in range(2):  # rows, then columns
         sb = t * nb
         for r in range(n):
-            r0 = r - r % box
-            for j in range(box):
-                s = seg[sb + r * box + j]
-                if s == 0:
-                    continue
+            r0 = r - r % B
+            for j in range(B):
+                s = seg[sb + r * B + j]
                 line_rest = np.int64(0)
-                for j2 in range(box):
-                    if j2 != j:
-                        line_rest |= seg[sb + r * box + j2]
                 box_rest = np.int64(0)
-                for r2 in range(r0, r0 + box):
-                    if r2 != r:
-                        box_rest |= seg[sb + r2 * box + j]
+                for i in range(B):
+                    if i != j:
+                        line_rest |= seg[sb + r * B + i]
+                    if r0 + i != r:
+                        box_rest |= seg[sb + (r0 + i) * B + j]
                 point = s & ~box_rest & line_rest
                 claim = s & ~line_rest & box_rest
-                if point:
-                    changed = 1
-                    for j2 in range(box):
-                        if j2 == j:
-                            continue
-                        for k in range(box):
-                            cc = j2 * box + k
-                            q = r * n + cc if t == 0 else cc * n + r
-                            qlen = _eliminate(cand, off + q, point, n, queue, qlen, cunits, q,
-                                              dirty)
-                            if qlen < 0:
-                                return -1, 0
-                if claim:
-                    changed = 1
-                    for r2 in range(r0, r0 + box):
-                        if r2 == r:
-                            continue
-                        for k in range(box):
-                            cc = j * box + k
-                            q = r2 * n + cc if t == 0 else cc * n + r2
-                            qlen = _eliminate(cand, off + q, claim, n, queue, qlen, cunits, q,
-                                              dirty)
-                            if qlen < 0:
-                                return -1, 0
-    return changed, qlen
+                if point == 0 and claim == 0:
+                    continue
+                changed = 1
+                for i in range(B):
+                    for k in range(B):
+                        # pointing: the cells of line r in the other boxes ...
+                        cc = i * B + k
+                        c = r * n + cc if t == 0 else cc * n + r
+                        m = point if i != j else 0
+                        # ... claiming: the cells of the box on the other lines
+                        cc = j * B + k
+                        c2 = (r0 + i) * n + cc if t == 0 else cc * n + r0 + i
+                        m2 = claim if r0 + i != r else 0
+                        if m:
+                            qlen, d0, d1 = _eliminate(st, off, c, m, queue, qlen, d0, d1, K,
+                                                      T)
+                        if m2 and qlen >= 0:
+                            qlen, d0, d1 = _eliminate(st, off, c2, m2, queue, qlen, d0, d1,
+                                                      K, T)
+                        if qlen < 0:
+                            return -1, 0, d0, d1
+    return changed, qlen, d0, d1
 
 
-@njit(cache=True)
-def _propagate(cand, off, queue, qlen, nfree, box, full, flag, peers, npeer, units, cunits,  # type: ignore[no-untyped-def]  # noqa: E501
-               dirty, seg, use_locked):
+@njit(inline="always")
+def _propagate(st, off, queue, qlen, nfree, d0, d1, use_locked, seg, K, T):
     """Singles, then locked candidates, repeated to a fixpoint at level ``off``.
 
     Returns the number of unplaced cells left, or -1 on a contradiction.
     """
-    n = box * box
     while True:
-        nfree = _singles(cand, off, queue, qlen, nfree, n, full, flag, peers, npeer, units,
-                         cunits, dirty)
+        nfree = _singles(st, off, queue, qlen, nfree, d0, d1, K, T)
         if nfree <= 0 or not use_locked:
             return nfree
-        changed, qlen = _locked(cand, off, box, seg, queue, cunits, dirty)
-        if changed < 0:
-            for w in range(dirty.size):
-                dirty[w] = 0
-            return -1
-        if changed == 0:
-            return nfree
+        changed, qlen, d0, d1 = _locked(st, off, seg, queue, K, T)
+        if changed <= 0:
+            return -1 if changed < 0 else nfree
 
 
-@njit(cache=True, inline="always")
-def _choose(cand, off, ncell, flag):  # type: ignore[no-untyped-def]
-    """An unplaced cell with the fewest values (first one with two)."""
+@njit(inline="always")
+def _choose(st, off, K, T):
+    """Branching cell: fewest values; among two-valued cells, the one whose values appear
+    most often among its peers, a two-valued peer counting three times (it becomes a
+    single whichever way the guess goes), so the guess propagates most."""
+    _, _, N, P, _, _, FLAG, _ = K
+    peers = T[0]
     best = -1
     fewest = 1 << 20
-    for i in range(ncell):
-        x = np.int64(cand[off + i])
-        if x & flag:
+    score = -1
+    for c in range(N):
+        x = np.int64(st[off + c])
+        if x & FLAG:
             continue
         k = popcount(x)
         if k < fewest:
             fewest = k
-            best = i
-            if k == 2:
-                break
+            best = c
+            score = -1
+        if k == 2 and fewest == 2:
+            sc = 0
+            for j in range(P):
+                # a placed peer never holds the values of x: no flag test needed
+                y = np.int64(st[off + peers[c * P + j]])
+                sc += popcount(y & x) * (1 + 2 * (popcount(y) == 2))
+            if sc > score:
+                score = sc
+                best = c
     return best
 
 
-@njit(cache=True, inline="always")
-def _store(cand, off, ncell, full, out):  # type: ignore[no-untyped-def]
-    for i in range(ncell):
-        out[i] = _bit_index(np.int64(cand[off + i]) & full) + 1
+@njit(inline="always")
+def _count_one(givens, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg, out,
+               K, T):
+    """Count the solutions of one puzzle, up to ``limit``; returns ``(count, nodes)``.
 
-
-@njit(cache=True)
-def count_one(givens, box, limit, use_locked, peers, units, cunits, cand, queue, br_cell, br_rem,
-              nfree_at, seg, out):  # type: ignore[no-untyped-def]  # noqa: E501
-    """Count the solutions of one puzzle, up to ``limit``.
-
-    Parameters
-    ----------
-    givens : int8 array (N,)
-        Row-major values, 0 = empty; the givens must not repeat in a unit.
-    box, limit : int
-    peers, units : int32 arrays
-        From :func:`build_tables`.
-    cand : int32 or int64 array (N * (N + 1),)
-        Work space, one level per placed cell at most.
-    queue, br_cell : int32 arrays (N,)
-    br_rem, nfree_at : int64 arrays (N + 1,)
-        Work space.
-    out : int8 array (N,)
-        Receives the first solution found (unchanged if there is none).
-
-    Returns
-    -------
-    count : int
-        Solutions found, at most ``limit``.
-    nodes : int
-        Guesses made (values tried at branching cells); 0 if singles solve it.
+    ``nodes`` counts guesses: values tried at branching cells (0 if propagation alone
+    decides). The first solution found is written to ``out``.
     """
-    n = box * box
-    ncell = n * n
-    npeer = 2 * (n - 1) + (box - 1) * (box - 1)
-    nunits = 3 * n
-    full = (np.int64(1) << n) - 1
-    flag = np.int64(1) << n
-    nodes = 0
+    _, _, N, _, U, FULL, _, _ = K
     count = 0
-
+    nodes = 0
     qlen = 0
-    for i in range(ncell):
-        v = givens[i]
+    for i in range(N):
+        v = np.int64(givens[i])
         if v > 0:
-            cand[i] = np.int64(1) << (v - 1)
+            st[i] = np.int64(1) << (v - 1)
             queue[qlen] = i
             qlen += 1
         else:
-            cand[i] = full
-    dirty = np.zeros((nunits + 63) // 64, dtype=np.int64)
-    for u in range(nunits):
-        dirty[u >> 6] |= np.int64(1) << (u & 63)
-    nfree = _propagate(cand, 0, queue, qlen, ncell, box, full, flag, peers, npeer, units, cunits,
-                       dirty, seg, use_locked)
-    if nfree < 0:
-        return 0, 0
-    if nfree == 0:
-        _store(cand, 0, ncell, full, out)
-        return 1, 0
-    d = 0
-    c = _choose(cand, 0, ncell, flag)
-    br_cell[0] = c
-    br_rem[0] = np.int64(cand[c]) & full
-    nfree_at[0] = nfree
-    while d >= 0:
-        rem = br_rem[d]
-        if rem == 0:
+            st[i] = FULL
+    d0 = (np.int64(1) << min(U, _WORD)) - 1  # every unit starts dirty
+    d1 = (np.int64(1) << max(U - _WORD, 0)) - 1
+    nf = N
+    off = 0
+    lvl = 0
+    d = -1  # deepest level with a branching cell
+    while True:
+        nfree = _propagate(st, off, queue, qlen, nf, d0, d1, use_locked, seg, K, T)
+        if nfree == 0:
+            count += 1
+            if count == 1:
+                for i in range(N):
+                    out[i] = popcount((np.int64(st[off + i]) & FULL) - 1) + 1
+            if count >= limit:
+                break
+        elif nfree > 0:
+            c = _choose(st, off, K, T)
+            d = lvl
+            br_cell[d] = c
+            br_rem[d] = np.int64(st[off + c]) & FULL
+            nfree_at[d] = nfree
+        while d >= 0 and br_rem[d] == 0:
             d -= 1
-            continue
+        if d < 0:
+            break
+        rem = br_rem[d]
         bit = rem & -rem
         rem ^= bit
         br_rem[d] = rem
         c = br_cell[d]
-        off = d * ncell
+        off = d * N
         nodes += 1
         if rem != 0:  # more values to try here: guess on a copy at the next level
-            nxt = off + ncell
-            for i in range(ncell):
-                cand[nxt + i] = cand[off + i]
-            off = nxt
+            for i in range(N):
+                st[off + N + i] = st[off + i]
+            off += N
             lvl = d + 1
         else:  # last value of this cell: reuse the level in place
             lvl = d
-        cand[off + c] = bit
+        st[off + c] = bit
         queue[0] = c
-        nfree = _propagate(cand, off, queue, 1, nfree_at[d], box, full, flag,
-                           peers, npeer, units, cunits, dirty, seg, use_locked)
-        if nfree < 0:
-            if lvl == d:
-                d -= 1
-            continue
-        if nfree == 0:
-            count += 1
-            if count == 1:
-                _store(cand, off, ncell, full, out)
-            if count >= limit:
-                break
-            if lvl == d:
-                d -= 1
-            continue
-        c = _choose(cand, off, ncell, flag)
-        d = lvl
-        br_cell[d] = c
-        br_rem[d] = np.int64(cand[off + c]) & full
-        nfree_at[d] = nfree
+        qlen = 1
+        nf = nfree_at[d]
+        d0 = np.int64(0)
+        d1 = np.int64(0)
     return count, nodes
 
 
-@njit(cache=True)
-def count_batch(grids, box, limit, use_locked, peers, units, cunits, cand):  # type: ignore[no-untyped-def]
-    """Count the solutions of many puzzles of one box size, up to ``limit`` each.
-
-    Parameters
-    ----------
-    grids : int8 array (m, N)
-        One puzzle per row.
-    cand : int32 or int64 array (N * (N + 1),)
-        Work space (its dtype selects the candidate word width).
-
-    Returns
-    -------
-    counts : int64 array (m,)
-    solutions : int8 array (m, N)
-        First solution found per puzzle; zeros where there is none.
-    nodes : int64 array (m,)
-    """
-    m = grids.shape[0]
+def _make_solver(box: int) -> Callable[..., None]:
     n = box * box
-    ncell = n * n
-    counts = np.zeros(m, dtype=np.int64)
-    nodes = np.zeros(m, dtype=np.int64)
-    solutions = np.zeros((m, ncell), dtype=np.int8)
-    queue = np.empty(ncell, dtype=np.int32)
-    br_cell = np.empty(ncell + 1, dtype=np.int32)
-    br_rem = np.empty(ncell + 1, dtype=np.int64)
-    nfree_at = np.empty(ncell + 1, dtype=np.int64)
-    seg = np.empty(2 * n * box, dtype=np.int64)
-    for j in range(m):
-        k, g = count_one(grids[j], box, limit, use_locked, peers, units, cunits, cand, queue,
-                         br_cell, br_rem, nfree_at, seg, solutions[j])
-        counts[j] = k
-        nodes[j] = g
-    return counts, solutions, nodes
+    U = 3 * n
+    peers, units, mask0, mask1 = tables(box)
+    # plain Python ints and arrays only: numba hashes them into the cache key
+    B_, n_, N_, P_, U_ = box, n, n * n, 2 * (n - 1) + (box - 1) ** 2, U
+    FULL_, FLAG_, WIDE_ = (1 << n) - 1, 1 << n, U > _WORD
+
+    @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+    def solve_rows(grids, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg,
+                   counts, solutions, nodes):
+        K = (B_, n_, N_, P_, U_, FULL_, FLAG_, WIDE_)
+        T = (peers, units, mask0, mask1)
+        for j in range(grids.shape[0]):
+            k, g = _count_one(grids[j], limit, use_locked, st, queue, br_cell, br_rem,
+                              nfree_at, seg, solutions[j], K, T)
+            counts[j] = k
+            nodes[j] = g
+
+    return solve_rows
+
+
+@functools.cache
+def solver(box: int) -> Callable[..., None]:
+    """The compiled batch solver for box size ``box`` (built once per size and process).
+
+    ``solve_rows(grids, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg,
+    counts, solutions, nodes)`` counts the solutions of each row of ``grids`` (int8,
+    shape (m, N)) up to ``limit`` and writes ``counts[j]``, ``nodes[j]`` (int64) and the
+    first solution found in ``solutions[j]`` (int8, zeros if none). Work space: ``st``
+    (``dtype_for(box)``, N * (N + 1)), ``queue`` and ``br_cell`` (int32, N + 1),
+    ``br_rem`` and ``nfree_at`` (int64, N + 1), ``seg`` (int64, 2 * n * b).
+    """
+    return _make_solver(box)

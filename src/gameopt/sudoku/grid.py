@@ -181,10 +181,12 @@ def _tokens(text: str, where: str) -> list[str]:
 
 
 def _looks_numeric(text: str) -> bool:
+    """Whitespace/comma-separated numbers: every token a number (or an empty mark) and
+    either some token has two digits or the tokens alone make a whole grid."""
     toks = text.replace(",", " ").split()
-    return len(toks) > 1 and all(t.isdigit() or t in _EMPTY for t in toks) and any(
-        len(t) > 1 for t in toks) or (len(toks) in (16, 81, 256, 625, 1296)
-                                      and all(t.isdigit() or t in _EMPTY for t in toks))
+    if len(toks) < 2 or not all(t.isdigit() or t in _EMPTY for t in toks):
+        return False
+    return any(len(t) > 1 for t in toks) or len(toks) in (16, 81, 256, 625, 1296)
 
 
 def _value(tok: str, n: int, where: str, i: int) -> int:
