@@ -47,7 +47,7 @@ def _sudoku(seed: int) -> bool:
 
     print("## Sudoku: generated puzzles (unique solution), solved by evolution and exact")
     rows = []
-    for box, givens in ((2, None), (3, 26), (4, 150)):
+    for box, givens in ((2, None), (3, 26), (4, 120)):
         t0 = time.perf_counter()
         p = generate(box, givens, seed=seed)
         gen_s = time.perf_counter() - t0
