@@ -13,49 +13,18 @@ Run: ``python benchmarks/bench_sudoku_exact.py [--data DIR]``.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 from gameopt.core.table import format_table
-from gameopt.sudoku.cpsat import count_solutions as cpsat_count
-from gameopt.sudoku.exact import count_many
+from gameopt.sudoku.bench import cpsat_rate, exact_rate
 from gameopt.sudoku.formats import read_puzzles
-from gameopt.sudoku.grid import Puzzle
 
 SETS = [
     ("tdoku_17_clue_200.txt", "17 clues (tdoku sample)"),
     ("tdoku_forum_hardest_1106_100.txt", "hardest for backtracking (forum 1106)"),
     ("radcliffe_easy_d0-1_200.csv", "easy (Radcliffe d0-1)"),
 ]
-
-
-def exact_rate(puzzles: list[Puzzle], min_cpu: float, repeats: int) -> tuple[float, int, float]:
-    """Median puzzles per CPU second, puzzles proved unique, mean guesses per puzzle."""
-    outs = count_many(puzzles, limit=2)  # compiles (or loads the cache) outside the timing
-    unique = sum(o.status == "unique" for o in outs)
-    guesses = statistics.fmean(o.nodes for o in outs)
-    rates = []
-    for _ in range(repeats):
-        done = 0
-        t0 = time.process_time()
-        while True:
-            count_many(puzzles, limit=2)
-            done += len(puzzles)
-            used = time.process_time() - t0
-            if used >= min_cpu:
-                break
-        rates.append(done / used)
-    return statistics.median(rates), unique, guesses
-
-
-def cpsat_rate(puzzles: list[Puzzle]) -> tuple[float, int]:
-    """Puzzles per CPU second of CP-SAT counting up to 2 (one pass), and unique count."""
-    cpsat_count(puzzles[0], limit=2)  # load OR-Tools outside the timing
-    t0 = time.process_time()
-    unique = sum(cpsat_count(p, limit=2).status == "unique" for p in puzzles)
-    return len(puzzles) / (time.process_time() - t0), unique
 
 
 def find(data: Path, name: str) -> Path | None:
@@ -82,7 +51,8 @@ def main() -> int:
             print(f"({name} not found under {args.data}: skipped)", file=sys.stderr)
             continue
         puzzles = read_puzzles(path)
-        rate, unique, guesses = exact_rate(puzzles, args.min_cpu, args.repeats)
+        rate, unique, guesses = exact_rate(puzzles, min_cpu=args.min_cpu,
+                                           repeats=args.repeats)
         subset = puzzles[:args.cpsat]
         cp_rate, cp_unique = cpsat_rate(subset)
         rows.append([label, len(puzzles), f"{unique}/{len(puzzles)}", round(guesses, 1),

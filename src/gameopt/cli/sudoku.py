@@ -124,7 +124,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     for name in ("tdoku_17_clue_200.txt", "tdoku_forum_hardest_1106_100.txt",
                  "radcliffe_easy_d0-1_200.csv"):
         puzzles = read_puzzles(data / name)
-        rate, unique = bench.exact_rate(puzzles, min_cpu=0.5, repeats=1)
+        rate, unique, _ = bench.exact_rate(puzzles, min_cpu=0.5, repeats=1)
         cp_rate, _ = bench.cpsat_rate(puzzles[:10])
         rows.append([name, len(puzzles), unique, rate, cp_rate, rate / cp_rate])
     print(format_table(["set", "puzzles", "unique", "exact /CPU s", "cpsat /CPU s", "ratio"],
