@@ -1,7 +1,8 @@
 """Sudoku combinatorial evolution: the issue's benchmark tables.
 
 1. The article's puzzle over 20 seeds: the article's algorithm (baseline), plateau moves
-   only, and gameopt's default (plateau moves + pruning by singles and candidates).
+   only, and gameopt's default (plateau moves + pruning by singles and candidates + swaps
+   focused on clashing values).
 2. ``lloyd_amos_logic_solvable_9x9.txt`` and ``magictour_top95.txt``: gameopt's default
    within 60 s CPU each (target >= 95 % solved); the article's algorithm on the 16
    logic-solvable puzzles as the baseline.
@@ -55,12 +56,12 @@ def main() -> int:
     if "1" in parts:
         p = [article_puzzle()]
         rows = [
-            row("article (strict, no pruning) [baseline]",
-                bench.run_evolution(p, seeds, ARTICLE, lim, prune=False, workers=args.workers)),
-            row("plateau moves, no pruning",
-                bench.run_evolution(p, seeds, SUDOKU_EVOLUTION, lim, prune=False,
+            row("article algorithm [baseline]",
+                bench.run_evolution(p, seeds, ARTICLE, lim, refined=False, workers=args.workers)),
+            row("plateau moves only",
+                bench.run_evolution(p, seeds, SUDOKU_EVOLUTION, lim, refined=False,
                                     workers=args.workers)),
-            row("gameopt default (plateau + pruning)",
+            row("gameopt default (plateau + pruning + focus)",
                 bench.run_evolution(p, seeds, SUDOKU_EVOLUTION, lim, workers=args.workers)),
         ]
         print(f"\n### Article puzzle, {len(seeds)} seeds, {lim:g} s CPU limit each\n")
@@ -74,7 +75,7 @@ def main() -> int:
         rows = []
         logic = read_puzzles(d / "lloyd_amos_logic_solvable_9x9.txt")
         rows.append(row("logic_solvable_9x9: article algorithm [baseline]",
-                        bench.run_evolution(logic, [0], ARTICLE_UNLIMITED, lim, prune=False,
+                        bench.run_evolution(logic, [0], ARTICLE_UNLIMITED, lim, refined=False,
                                             workers=args.workers)))
         rows.append(row("logic_solvable_9x9: gameopt default",
                         bench.run_evolution(logic, [0], UNLIMITED, lim, workers=args.workers)))

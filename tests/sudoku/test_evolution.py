@@ -25,10 +25,11 @@ def slow_error(sol: np.ndarray, n: int) -> int:
                                                            for c in range(n))
 
 
+@pytest.mark.parametrize("refined", [True, False])
 @pytest.mark.parametrize("text", [ARTICLE, "1..." + "." * 12])
-def test_operators_keep_box_invariant_and_givens(text: str) -> None:
+def test_operators_keep_box_invariant_and_givens(text: str, refined: bool) -> None:
     p = Puzzle.from_string(text)
-    prob = SudokuEvolutionProblem(p)
+    prob = SudokuEvolutionProblem(p, prune=refined, focus=refined)
     rng = np.random.default_rng(0)
     n = p.side
     a = np.zeros(n * n, np.int8)
@@ -82,3 +83,16 @@ def test_no_free_pairs_left() -> None:
     p = Puzzle.from_string("." + sol[1:])
     r = solve_evolution(p, seed=0)
     assert r.status == "solved" and "".join(map(str, r.solution)) == sol
+
+
+def test_pruning_fixes_forced_cells_and_keeps_candidates() -> None:
+    from gameopt.sudoku.evolution import propagate_singles
+
+    p = Puzzle.from_string(ARTICLE)
+    cells, cand = propagate_singles(p)
+    assert np.count_nonzero(cells) > p.givens  # the article's 3 at r1c5 and more
+    assert int(cells[4]) == 3
+    sol = np.array([int(c) for c in
+                    "716235984528974316394816527845163792271489635639752841982647153163528479457391268"])
+    assert all(cand[c] >> int(sol[c]) & 1 for c in range(81))  # the solution survives
+    assert all(cells[c] in (0, sol[c]) for c in range(81))

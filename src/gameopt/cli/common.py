@@ -30,11 +30,14 @@ def add_evolution_flags(parser: argparse.ArgumentParser, defaults: EvolutionPara
             group.add_argument(flag, dest="evo_" + f.name, type=type(value), default=None,
                                metavar=f.name.upper(), help=f"(default: {value})")
     group.add_argument("--article", action="store_true",
-                       help="the article's exact algorithm: its values (strict acceptance) "
-                            "and no pruning")
+                       help="the article's exact algorithm: its values (strict acceptance), "
+                            "no pruning, no clash focus")
     group.add_argument("--no-prune", dest="prune", action="store_false",
                        help="do not fix cells forced by singles nor restrict values to "
                             "candidate cells")
+    group.add_argument("--no-focus", dest="focus", action="store_false",
+                       help="any swap in a box is a neighbour (no preference for swaps that "
+                            "move a clashing value)")
 
 
 def evolution_params(args: argparse.Namespace, defaults: EvolutionParams) -> EvolutionParams:

@@ -67,6 +67,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         res = solve(puzzle, args.method, seed=args.seed, time_limit=args.time_limit,
                     count_limit=args.count_limit, params=params,
                     prune=args.prune and not args.article,
+                    focus=args.focus and not args.article,
                     progress=progress_for(args.quiet or not one))
         failed += res.solution is None
         extra = "".join(f" {k}={v}" for k, v in res.stats.items()

@@ -2,7 +2,7 @@
 
 ``data`` tuple: ``(dims, givens, box_cells, box_free, box_nfree, swap_boxes, cand)``
 
-* ``dims``        int64 [n, b]
+* ``dims``        int64 [n, b, focus] (focus 1: prefer swaps that move a clashing value)
 * ``givens``      int8 (n*n,)   given values, 0 = free
 * ``box_cells``   int32 (n, n)  flat cells of each box
 * ``box_free``    int32 (n, n)  free cells of each box (first ``box_nfree[k]`` are valid)
@@ -122,14 +122,30 @@ def _line_delta(sol, start, step, n, out_v, in_v):
     return d
 
 
+@njit(cache=True, inline="always")
+def _clashes(sol, c, n):
+    """True when the value of cell ``c`` stands again in its row or column."""
+    v = sol[c]
+    r0 = c - c % n
+    for q in range(r0, r0 + n):
+        if q != c and sol[q] == v:
+            return True
+    for q in range(c % n, n * n, n):
+        if q != c and sol[q] == v:
+            return True
+    return False
+
+
 @njit(cache=True)
 def neighbour(data, rng, sol, err, move):
     dims, _, _, box_free, box_nfree, swap_boxes, cand = data
     n = dims[0]
     one = np.int64(1)
-    # Draw swaps until one puts both values on candidate cells (at most 16 draws; the
-    # last draw is taken as it is, so a move always happens).
-    for _ in range(16):
+    focus = dims[2]
+    # Draw swaps until one puts both values on candidate cells and, with ``focus``, moves
+    # at least one value that clashes in its row or column (at most 16 draws; the last
+    # draw is taken as it is, so a move always happens).
+    for t in range(16):
         k = swap_boxes[_randint(rng, swap_boxes.shape[0])]
         m = box_nfree[k]
         i = _randint(rng, m)
@@ -141,7 +157,8 @@ def neighbour(data, rng, sol, err, move):
         va = sol[a]
         vb = sol[b]
         if (cand[a] >> np.int64(vb)) & one and (cand[b] >> np.int64(va)) & one:
-            break
+            if not focus or t >= 12 or _clashes(sol, a, n) or _clashes(sol, b, n):
+                break
     ra, ca = a // n, a % n
     rb, cb = b // n, b % n
     d = 0

@@ -29,13 +29,18 @@ class EvoRun:
 
 
 def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) -> EvoRun:
-    """Solve one puzzle with one seed (a picklable job for :func:`parallel_map`)."""
+    """Solve one puzzle with one seed (a picklable job for :func:`parallel_map`).
+
+    The last field switches gameopt's two Sudoku refinements (pruning and clash-focused
+    swaps) on or off together: off is the article's problem.
+    """
     from gameopt.sudoku.solve import solve
 
-    puzzle, seed, params, limit, prune = job
-    _warm_up(puzzle, prune)
+    puzzle, seed, params, limit, refined = job
+    _warm_up(puzzle, refined)
     t0 = time.process_time()
-    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params, prune=prune)
+    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params,
+                prune=refined, focus=refined)
     cpu = time.process_time() - t0
     return EvoRun(puzzle.name, seed, sol.solved, cpu, int(sol.stats["epochs"]),
                   int(sol.stats["restarts"]))
@@ -44,26 +49,26 @@ def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) 
 _warm: set[tuple[int, bool]] = set()
 
 
-def _warm_up(puzzle: Puzzle, prune: bool) -> None:
+def _warm_up(puzzle: Puzzle, refined: bool) -> None:
     """Load (or compile) this process's kernels before the clock starts."""
     from gameopt.sudoku.solve import solve
 
-    if (puzzle.box, prune) not in _warm:
-        solve(puzzle, "evolution", seed=0, prune=prune,
+    if (puzzle.box, refined) not in _warm:
+        solve(puzzle, "evolution", seed=0, prune=refined, focus=refined,
               params=EvolutionParams(organisms=4, max_epochs=1, max_restarts=0))
-        _warm.add((puzzle.box, prune))
+        _warm.add((puzzle.box, refined))
 
 
 def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
-                  time_limit: float | None, *, prune: bool = True, workers: int | None = None,
+                  time_limit: float | None, *, refined: bool = True, workers: int | None = None,
                   scheduler: str | None = None) -> list[EvoRun]:
     """Every puzzle with every seed; jobs spread over local processes or a Dask cluster.
 
     Each process compiles (or loads from numba's cache) its kernels in a tiny warm-up run
     before its first measured job, so no measured CPU time includes compilation.
     """
-    _warm_up(puzzles[0], prune)  # compile once here, so worker processes find the cache
-    jobs = [(p, s, params, time_limit, prune) for p in puzzles for s in seeds]
+    _warm_up(puzzles[0], refined)  # compile once here, so worker processes find the cache
+    jobs = [(p, s, params, time_limit, refined) for p in puzzles for s in seeds]
     return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler)
 
 

@@ -80,13 +80,15 @@ class SudokuEvolutionProblem:
     """The :class:`~gameopt.localsearch.evolution.EvolutionProblem` of one puzzle.
 
     With ``prune`` (gameopt's default), cells forced by naked and hidden singles are fixed
-    first and values are only placed where they are candidates; without it the
-    problem is the article's (only the givens are fixed, any value may go anywhere in its
-    box).
+    first and values are only placed where they are candidates; with ``focus`` (default)
+    a worker's swap moves, where it can, a value that clashes in its row or column.
+    Without both the problem is the article's (only the givens are fixed, any value may go
+    anywhere in its box, any swap in a box is a neighbour).
     """
 
     puzzle: Puzzle
     prune: bool = True
+    focus: bool = True
     data: tuple[Any, ...] = field(init=False)
     length: int = field(init=False)
     dtype: np.dtype[Any] = field(init=False, default=np.dtype(np.int8))
@@ -108,7 +110,7 @@ class SudokuEvolutionProblem:
             box_free[k, :free.size] = free
             box_nfree[k] = free.size
         swap = np.flatnonzero(box_nfree >= 2).astype(np.int32)
-        dims = np.array([n, p.box], dtype=np.int64)
+        dims = np.array([n, p.box, int(self.focus)], dtype=np.int64)
         object.__setattr__(self, "data", (dims, givens, box_cells, box_free, box_nfree, swap,
                                               cand))
         object.__setattr__(self, "length", n * n)
@@ -121,7 +123,7 @@ class SudokuEvolutionProblem:
 
 def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
                     seed: int | None = None, time_limit: float | None = None,
-                    prune: bool = True, stop: StopRule | None = None,
+                    prune: bool = True, focus: bool = True, stop: StopRule | None = None,
                     progress: ProgressCallback | None = None) -> Result[npt.NDArray[np.int8]]:
     """Solve ``puzzle`` by combinatorial evolution.
 
@@ -138,6 +140,8 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
     prune : bool
         Fix cells forced by singles and keep values on candidate cells (see
         :class:`SudokuEvolutionProblem`); ``False`` is the article's plain problem.
+    focus : bool
+        Prefer swaps that move a clashing value (see :class:`SudokuEvolutionProblem`).
 
     Returns
     -------
@@ -149,7 +153,7 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
     ----------
     J. McCaffrey, "Solving Sudoku Using Combinatorial Evolution", MSDN Magazine, Nov 2016.
     """
-    problem = SudokuEvolutionProblem(puzzle, prune)
+    problem = SudokuEvolutionProblem(puzzle, prune, focus)
     if stop is None:
         stop = StopRule(deadline=Deadline(time_limit, cpu=True))
     if not problem.has_moves:

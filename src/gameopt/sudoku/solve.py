@@ -63,7 +63,7 @@ class SudokuSolution:
 
 def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
           time_limit: float | None = None, count_limit: int = 2,
-          params: EvolutionParams | None = None, prune: bool = True,
+          params: EvolutionParams | None = None, prune: bool = True, focus: bool = True,
           progress: ProgressCallback | None = None) -> SudokuSolution:
     """Solve ``puzzle`` with ``method`` and verify the answer independently.
 
@@ -81,6 +81,8 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
     prune : bool
         Evolution only: fix cells forced by singles and place values only on candidate
         cells (``False``: the article's plain problem).
+    focus : bool
+        Evolution only: prefer swaps that move a value clashing in its row or column.
 
     Raises
     ------
@@ -95,7 +97,7 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
         raise InvalidInputError(f"count limit must be >= 1, got {count_limit}")
     t0 = time.perf_counter()
     if method == "evolution":
-        out = _solve_evolution(puzzle, seed, time_limit, params, prune, progress)
+        out = _solve_evolution(puzzle, seed, time_limit, params, prune, focus, progress)
     elif method == "exact":
         from gameopt.sudoku.exact import count_solutions
 
@@ -118,12 +120,12 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
 
 
 def _solve_evolution(puzzle: Puzzle, seed: int | None, time_limit: float | None,
-                     params: EvolutionParams | None, prune: bool,
+                     params: EvolutionParams | None, prune: bool, focus: bool,
                      progress: ProgressCallback | None) -> SudokuSolution:
     from gameopt.sudoku.evolution import solve_evolution
 
     res = solve_evolution(puzzle, params or SUDOKU_EVOLUTION, seed=seed, time_limit=time_limit,
-                          prune=prune, progress=progress)
+                          prune=prune, focus=focus, progress=progress)
     stats = {"epochs": res.iterations, "restarts": res.restarts, "best_error": res.objective,
              "stop": res.status, **{k: v for k, v in res.stats.items() if k != "params"}}
     if res.status == "solved":
