@@ -113,7 +113,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.seeds < 1:
         raise InvalidInputError(f"--seeds must be >= 1, got {args.seeds}")
     runs = bench.run_evolution([article_puzzle()], list(range(args.seeds)), SUDOKU_EVOLUTION,
-                               60.0, workers=args.workers, scheduler=args.scheduler)
+                               60.0, workers=args.workers, scheduler=args.scheduler,
+                               progress=progress_for(False))
     s = bench.summarise_evolution(runs)
     print(format_table(["evolution, article puzzle", "solved", "median CPU s", "max CPU s"],
                        [[f"{args.seeds} seeds", f"{s['solved']}/{s['runs']}",

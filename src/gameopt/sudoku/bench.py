@@ -9,6 +9,7 @@ import time
 from dataclasses import dataclass
 
 from gameopt.core.parallel import parallel_map
+from gameopt.core.progress import ProgressCallback
 from gameopt.localsearch.evolution import EvolutionParams
 from gameopt.sudoku.grid import Puzzle
 
@@ -61,7 +62,8 @@ def _warm_up(puzzle: Puzzle, refined: bool) -> None:
 
 def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
                   time_limit: float | None, *, refined: bool = True, workers: int | None = None,
-                  scheduler: str | None = None) -> list[EvoRun]:
+                  scheduler: str | None = None,
+                  progress: ProgressCallback | None = None) -> list[EvoRun]:
     """Every puzzle with every seed; jobs spread over local processes or a Dask cluster.
 
     Each process compiles (or loads from numba's cache) its kernels in a tiny warm-up run
@@ -69,7 +71,8 @@ def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionPara
     """
     _warm_up(puzzles[0], refined)  # compile once here, so worker processes find the cache
     jobs = [(p, s, params, time_limit, refined) for p in puzzles for s in seeds]
-    return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler)
+    return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler,
+                        progress=progress)
 
 
 def summarise_evolution(runs: list[EvoRun]) -> dict[str, float]:
