@@ -114,7 +114,12 @@ def _make_solver(time_limit: float | None, workers: int, seed: int | None,
     params.random_seed = _cpsat_seed(seed, where)
     for name, value in (parameters or {}).items():
         try:
-            setattr(params, name, value)
+            if isinstance(value, list | tuple):  # repeated field, e.g. subsolvers
+                field = getattr(params, name)
+                field.clear()
+                field.extend(value)
+            else:
+                setattr(params, name, value)
         except (AttributeError, TypeError, ValueError) as exc:
             raise InvalidInputError(
                 f"{where}: bad CP-SAT parameter {name}={value!r} ({exc})") from exc
