@@ -19,6 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_demo(args: argparse.Namespace) -> int:
     print("gameopt demo: every working system on embedded data\n")
     ok = _sudoku(args.seed)
+    ok = _go() and ok
     return 0 if ok else 1
 
 
@@ -58,3 +59,19 @@ def _sudoku(seed: int) -> bool:
     print(format_table(["size", "givens", "generate s", "exact", "exact s", "evolution",
                         "evolution s"], rows))
     return same
+
+
+def _go() -> bool:
+    from gameopt.go.msp_solve import check_msp_board, msp_table, solve_msp
+    from gameopt.go.text import format_text
+
+    print("## Go: the maximum number of strings MSP(n) (Miyashiro, Yano, Muramatsu 2008)")
+    res = solve_msp(19)
+    board = check_msp_board(res)
+    print(f"MSP(19) = {res.msp}: {res.gamma} empty points, {board.string_count()} strings, "
+          f"every one with a liberty ({res.method}, {res.seconds:.3f} s; the seed's CPLEX "
+          "proof took about 40 days)\n")
+    print(format_text(board), "\n")
+    print(format_table(["n", "MSP(n)", "γ", "proved by", "seconds", "board"],
+                       msp_table(list(range(5, 17)))))
+    return res.msp == 277 and res.proven
