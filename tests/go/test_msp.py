@@ -95,18 +95,3 @@ def test_checker_rejects_a_wrong_claim() -> None:
     with pytest.raises(SolverError, match="claimed 9"):
         check_msp_board(MspResult(3, 3, 9, 9, False, "test", 0.0, empty))
 
-
-@pytest.mark.parametrize("m, n", [(1, 1), (1, 2), (2, 2), (1, 5), (2, 3), (3, 3)])
-def test_all_boards_brute_force_agrees_with_theorem_1(m: int, n: int) -> None:
-    """Over every colouring of every point (3^(m·n) boards), the most strings on a legal
-    board equals m·n − γ: Theorem 1 checked, not assumed."""
-    import itertools
-
-    best = 0
-    for cells in itertools.product((0, 1, 2), repeat=m * n):
-        grid = [list(cells[r * n:(r + 1) * n]) for r in range(m)]
-        strings = reference_strings(grid)
-        if all(libs for _, _, libs in strings) and len(strings) > best:
-            best = len(strings)
-    assert best == m * n - brute_domination_number(m, n)
-    assert solve_msp(m, n, "ip-improved").msp == best
