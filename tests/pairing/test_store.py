@@ -1,7 +1,8 @@
 """The tournament store: a tournament built round by round, bad input, manual changes, crashes.
 
-Rounds are paired by ``gameopt.pairing.matching.pair_round`` when the engine is there, and
-otherwise by :func:`simple_pair` below (top-down, avoiding rematches and forbidden pairs).
+Rounds are paired by ``gameopt.pairing.matching.pair_round``; a few store tests use
+:func:`simple_pair` below (top-down, avoiding rematches and forbidden pairs) to build
+pairings by hand.
 """
 
 from __future__ import annotations
@@ -53,10 +54,8 @@ def _blacks(p: PlayerState) -> int:
 
 
 def engine() -> Callable[[RoundInput], Pairing]:
-    try:
-        from gameopt.pairing.matching import pair_round
-    except ImportError:
-        return simple_pair
+    from gameopt.pairing.matching import pair_round
+
     return pair_round
 
 
@@ -205,8 +204,7 @@ def test_tournament_round_by_round(tmp_path: Path) -> None:
     # the engine's input of every round is rebuilt identically from the history
     for k, ri in inputs.items():
         assert t.round_input(k) == ri
-        if pair is not simple_pair:
-            assert pair(t.round_input(k)).tables == t.pairing(k).tables
+        assert pair(t.round_input(k)).tables == t.pairing(k).tables  # re-pairing: same
     games = t.games()
     assert not any({g.black, g.white} == {"1", "2"} for g in games)
     assert not any("9" in g.players() for g in games if g.round_no >= 3)
