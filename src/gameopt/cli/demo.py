@@ -20,6 +20,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("gameopt demo: every working system on embedded data\n")
     ok = _sudoku(args.seed)
     ok = _go() and ok
+    _pairing(args.seed)
     return 0 if ok else 1
 
 
@@ -75,3 +76,14 @@ def _go() -> bool:
     print(format_table(["n", "MSP(n)", "γ", "proved by", "seconds", "board"],
                        msp_table(list(range(5, 17)))))
     return res.msp == 277 and res.proven
+
+
+def _pairing(seed: int) -> None:
+    from gameopt.pairing.simulate import SimConfig, simulate_rules
+
+    print("\n## Othello Swiss pairing: 10 simulated events of 40 players x 7 rounds")
+    rows = simulate_rules(["exact", "slim", "naive"], SimConfig(players=40, rounds=7),
+                          events=10, seed=seed, workers=1)
+    print(format_table(["rule", "events", "rematches/event", "floats/event",
+                        "mean |colour diff|", "max |colour diff|", "Kendall τ",
+                        "pairing CPU s/round"], rows))
