@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.go import BLACK, EMPTY, WHITE
+from gameopt.go.msp import dominated
 
 
 def many_strings(rows: int, cols: int | None = None) -> npt.NDArray[np.int8]:
@@ -25,12 +26,3 @@ def many_strings(rows: int, cols: int | None = None) -> npt.NDArray[np.int8]:
     arr[empty] = EMPTY
     return arr
 
-
-def dominated(empty: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Points in ``empty`` or next to one of its points."""
-    d = empty.copy()
-    d[1:, :] |= empty[:-1, :]
-    d[:-1, :] |= empty[1:, :]
-    d[:, 1:] |= empty[:, :-1]
-    d[:, :-1] |= empty[:, 1:]
-    return d
