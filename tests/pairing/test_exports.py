@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,6 @@ from gameopt.pairing.exports import (
     parse_trf,
     read_tournament_file,
     standings_csv,
-    write_atomic,
     write_tournament_file,
 )
 from gameopt.pairing.model import BYE, Pairing, Table
@@ -253,20 +251,6 @@ def test_trf_errors(small: Tournament) -> None:
     for text, msg in cases:
         with pytest.raises(InvalidInputError, match=msg):
             parse_trf(text, "x.trf")
-
-
-# ------------------------------------------------------------------ files
-def test_atomic_write(tmp_path: Path) -> None:
-    path = tmp_path / "out.csv"
-    write_atomic(path, "a\n")
-    write_atomic(path, "b\n")
-    assert path.read_text() == "b\n" and os.listdir(tmp_path) == ["out.csv"]
-    with pytest.raises(InvalidInputError, match="directory .* does not exist"):
-        write_atomic(tmp_path / "no" / "out.csv", "x")
-    (tmp_path / "dir.csv").mkdir()
-    with pytest.raises(InvalidInputError, match="dir.csv: cannot write"):
-        write_atomic(tmp_path / "dir.csv", "x")
-    assert sorted(os.listdir(tmp_path)) == ["dir.csv", "out.csv"]
 
 
 def test_import_refuses_to_overwrite(small: Tournament, tmp_path: Path) -> None:

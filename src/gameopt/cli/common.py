@@ -9,11 +9,9 @@ import sys
 from pathlib import Path
 
 from gameopt.core.progress import ProgressCallback, StderrProgress
-from gameopt.errors import InvalidInputError
 from gameopt.localsearch.evolution import EvolutionParams
 
-__all__ = ["add_evolution_flags", "evolution_params", "default_data_dir", "progress_for",
-           "atomic_write"]
+__all__ = ["add_evolution_flags", "evolution_params", "default_data_dir", "progress_for"]
 
 
 def add_evolution_flags(parser: argparse.ArgumentParser, defaults: EvolutionParams) -> None:
@@ -63,17 +61,3 @@ def default_data_dir() -> Path:
 def progress_for(quiet: bool) -> ProgressCallback | None:
     """A stderr progress line every second for long runs, unless ``quiet``."""
     return None if quiet else StderrProgress(interval=1.0, stream=sys.stderr)
-
-
-def atomic_write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file: never a half-written output."""
-    p = Path(path)
-    if not p.parent.exists():
-        raise InvalidInputError(f"{p}: directory {p.parent} does not exist")
-    tmp = p.with_name(f".{p.name}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(p)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InvalidInputError(f"{p}: cannot write ({e.strerror})") from None

@@ -242,24 +242,25 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from gameopt.core.files import atomic_write_text
     from gameopt.pairing import exports
 
     t = _open(args.file)
     done = []
     if args.elo:
-        exports.write_atomic(args.elo, exports.format_elo(t.snapshot()))
+        atomic_write_text(args.elo, exports.format_elo(t.snapshot()))
         done.append(args.elo)
     if args.trf:
         exports.write_tournament_file(args.trf, t.snapshot())
         done.append(args.trf)
     if args.standings_csv:
-        exports.write_atomic(args.standings_csv, exports.standings_csv(t.standings()))
+        atomic_write_text(args.standings_csv, exports.standings_csv(t.standings()))
         done.append(args.standings_csv)
     if args.pairing_csv:
         last = t.last_round
         if last < 1:
             raise InvalidInputError(f"{args.file}: no round paired yet")
-        exports.write_atomic(args.pairing_csv,
+        atomic_write_text(args.pairing_csv,
                              exports.pairing_csv(t.pairing(last), t.players()))
         done.append(args.pairing_csv)
     if not done:

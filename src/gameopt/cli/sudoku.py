@@ -8,11 +8,11 @@ from pathlib import Path
 
 from gameopt.cli.common import (
     add_evolution_flags,
-    atomic_write,
     default_data_dir,
     evolution_params,
     progress_for,
 )
+from gameopt.core.files import atomic_write_text
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.formats import load_puzzle_arg
@@ -97,7 +97,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     lines = [generate(args.box, args.givens, seed=s).to_line() for s in seeds]
     text = "\n".join(lines) + "\n"
     if args.output:
-        atomic_write(args.output, text)
+        atomic_write_text(args.output, text)
         print(f"wrote {len(lines)} puzzles to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)

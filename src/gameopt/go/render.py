@@ -15,9 +15,9 @@ from xml.sax.saxutils import escape
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, GO_LETTERS, WHITE, Board, Point
-from gameopt.go.text import atomic_write_bytes
 
 __all__ = ["board_svg", "write_svg"]
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf, sgf_grammar
 
+from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, EMPTY, WHITE, Board, Point
-from gameopt.go.text import atomic_write_bytes
 
 __all__ = ["MAX_SGF_SIZE", "board_to_sgf", "board_from_sgf", "read_sgf", "write_sgf"]
 

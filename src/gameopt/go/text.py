@@ -10,15 +10,15 @@ every board without a ko state.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
+from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, EMPTY, STONE_CHARS, WHITE, Board
 
-__all__ = ["parse_text", "format_text", "read_text", "write_text", "atomic_write_bytes"]
+__all__ = ["parse_text", "format_text", "read_text", "write_text"]
 
 _VALUE = {STONE_CHARS[EMPTY]: EMPTY, STONE_CHARS[BLACK]: BLACK, STONE_CHARS[WHITE]: WHITE}
 
@@ -100,25 +100,3 @@ def read_text(path: str | Path, *, allow_suicide: bool = False, check: bool = Tr
 def write_text(board: Board, path: str | Path) -> None:
     """Write the board as text; the file is written whole or not at all."""
     atomic_write_bytes(path, format_text(board).encode("ascii"))
-
-
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it over ``path``.
-
-    Raises
-    ------
-    InvalidInputError
-        If the directory does not exist or the file cannot be written (no partial file
-        is left behind).
-    """
-    p = Path(path)
-    directory = p.parent if str(p.parent) else Path(".")
-    if not directory.is_dir():
-        raise InvalidInputError(f"{p}: directory {directory} does not exist")
-    tmp = directory / f".{p.name}.{os.getpid()}.tmp"
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, p)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InvalidInputError(f"{p}: cannot write ({e.strerror or e})") from None

@@ -63,12 +63,12 @@ from __future__ import annotations
 import csv
 import datetime as _dt
 import io
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from gameopt.core.files import atomic_write_text
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Pairing
@@ -84,7 +84,6 @@ from gameopt.pairing.standings import (
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
 
 __all__ = [
-    "write_atomic",
     "format_pairing",
     "pairing_csv",
     "format_standings",
@@ -100,29 +99,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------ files
-def write_atomic(path: str | Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename.
-
-    Raises
-    ------
-    InvalidInputError
-        The directory does not exist or the file cannot be written.
-    """
-    p = Path(path)
-    if not p.parent.is_dir():
-        raise InvalidInputError(f"{p}: directory {p.parent} does not exist")
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except OSError as e:
-        tmp.unlink(missing_ok=True)
-        raise InvalidInputError(f"{p}: cannot write ({e.strerror})") from None
-
-
 def _read_text(path: str | Path) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
@@ -141,7 +117,7 @@ def read_tournament_file(path: str | Path) -> TournamentData:
 def write_tournament_file(path: str | Path, data: TournamentData) -> None:
     """Write ``data`` as ``.elo`` (WOF) or, for any other extension, TRF-like."""
     p = Path(path)
-    write_atomic(p, format_elo(data) if p.suffix.lower() == ".elo" else format_trf(data))
+    atomic_write_text(p, format_elo(data) if p.suffix.lower() == ".elo" else format_trf(data))
 
 
 def import_tournament(source: str | Path, store_path: str | Path) -> Tournament:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gameopt.core.files import atomic_write_text
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.grid import Puzzle
 
@@ -128,9 +129,7 @@ def write_puzzles(puzzles: Iterable[Puzzle | np.ndarray], path: str | Path,
     for item in puzzles:
         puz = item if isinstance(item, Puzzle) else Puzzle(box or 3, item)
         lines.append(puz.to_line())
-    tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    tmp.replace(p)
+    atomic_write_text(p, "\n".join(lines) + "\n")
 
 
 def load_puzzle_arg(arg: str) -> list[Puzzle]:
