@@ -1,0 +1,256 @@
+"""numba kernels of the deck local searches: incremental gains, 1-swap and VDS moves.
+
+Arrays and scalars only (STYLE.md, convention 8). Every integer array is int64 and every
+score float64 (R itself stays float32), so no signed/unsigned mix reaches numba.
+
+State of one search (all owned by the caller, updated in place):
+
+``deck`` int64 (size,)
+    The pieces in the deck, in slot order.
+``pos`` int64 (n,)
+    ``pos[c]`` is the slot of ``c`` in ``deck``, or -1 when ``c`` is out.
+``g`` float64 (n,)
+    Invariant: ``g[c] == leader[c] + Σ_{j ∈ deck} R[c, j]`` for *every* c. The gain of
+    swapping ``a`` (in) for ``b`` (out) is then ``g[b] - g[a] - R[a, b]`` in O(1).
+``cc`` int64 (n_characters,)
+    Pieces of each character in the deck.
+``st`` int64 (2,)
+    ``st[0]`` total cost, ``st[1]`` pieces with the attribute.
+
+Rules: ``cost`` int64 (n,), ``cap`` (a huge value when there is no cap), ``char`` int64 (n,),
+``climit``, ``attr`` int64 (n,) 0/1, ``amin``, ``locked`` int64 (n,) 1 for must-include.
+
+References
+----------
+B. W. Kernighan and S. Lin, "An efficient heuristic procedure for partitioning graphs",
+Bell System Technical Journal 49(2), 1970 (variable depth search).
+I. Nagasawa, "Deck building as combinatorial optimisation" (DeNA engineering blog, 2020):
+hill climbing whose move is a depth-3 search relaxing the cost cap by +10.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["init_state", "apply_swap", "local_search"]
+
+
+@njit(cache=True)
+def init_state(R, leader, deck, char, n_char, cost, attr):
+    """Return ``(pos, g, cc, st)`` for ``deck`` (O(n·size))."""
+    n = R.shape[0]
+    pos = np.full(n, -1, dtype=np.int64)
+    g = leader.astype(np.float64).copy()
+    cc = np.zeros(n_char, dtype=np.int64)
+    st = np.zeros(2, dtype=np.int64)
+    for k in range(deck.shape[0]):
+        j = deck[k]
+        pos[j] = k
+        cc[char[j]] += 1
+        st[0] += cost[j]
+        st[1] += attr[j]
+        for c in range(n):
+            g[c] += R[c, j]
+    return pos, g, cc, st
+
+
+@njit(cache=True)
+def apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr):
+    """Swap ``a`` (in the deck) out and ``b`` in; O(n) for the gains. Undo: swap b, a."""
+    k = pos[a]
+    deck[k] = b
+    pos[b] = k
+    pos[a] = -1
+    cc[char[a]] -= 1
+    cc[char[b]] += 1
+    st[0] += cost[b] - cost[a]
+    st[1] += attr[b] - attr[a]
+    for c in range(R.shape[0]):
+        g[c] += np.float64(R[c, b]) - np.float64(R[c, a])
+
+
+@njit(cache=True)
+def _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+    if locked[a] != 0:
+        return False
+    if st[0] - cost[a] + cost[b] > cap:
+        return False
+    if char[a] != char[b] and cc[char[b]] >= climit:
+        return False
+    return st[1] - attr[a] + attr[b] >= amin
+
+
+@njit(cache=True)
+def _scan(R, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
+          ban_in, ban_out, nban):
+    """Best swap with gain > ``need`` whose result keeps the rules with cost ≤ ``cap``.
+
+    ``ban_in[:nban]`` may not leave, ``ban_out[:nban]`` may not come back (KL locking).
+    Returns (gain, a, b); a = -1 when there is none. O(size·n).
+    """
+    best = need
+    ba = -1
+    bb = -1
+    n = R.shape[0]
+    for k in range(deck.shape[0]):
+        a = deck[k]
+        skip = False
+        for t in range(nban):
+            if ban_in[t] == a:
+                skip = True
+        if skip or locked[a] != 0:
+            continue
+        ga = g[a]
+        for b in range(n):
+            if pos[b] >= 0:
+                continue
+            d = g[b] - ga - np.float64(R[a, b])
+            if d <= best:
+                continue
+            if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+                continue
+            banned = False
+            for t in range(nban):
+                if ban_out[t] == b:
+                    banned = True
+            if banned:
+                continue
+            best = d
+            ba = a
+            bb = b
+    return best, ba, bb
+
+
+@njit(cache=True)
+def _collect(R, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, attr,
+             climit, amin, locked, ban_in, ban_out, nban):
+    """The ``width`` best swaps with gain > ``need`` under cost ≤ ``cap`` into ca/cb/cd."""
+    cnt = 0
+    n = R.shape[0]
+    for k in range(deck.shape[0]):
+        a = deck[k]
+        skip = locked[a] != 0
+        for t in range(nban):
+            if ban_in[t] == a:
+                skip = True
+        if skip:
+            continue
+        for b in range(n):
+            if pos[b] >= 0:
+                continue
+            d = g[b] - g[a] - np.float64(R[a, b])
+            if d <= need or (cnt == width and d <= cd[width - 1]):
+                continue
+            if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+                continue
+            banned = False
+            for t in range(nban):
+                if ban_out[t] == b:
+                    banned = True
+            if banned:
+                continue
+            i = cnt if cnt < width else width - 1  # insertion sort, best first
+            while i > 0 and cd[i - 1] < d:
+                ca[i] = ca[i - 1]
+                cb[i] = cb[i - 1]
+                cd[i] = cd[i - 1]
+                i -= 1
+            ca[i] = a
+            cb[i] = b
+            cd[i] = d
+            if cnt < width:
+                cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap, climit,
+              attr, amin, locked):
+    """One VDS move; returns the number of swaps applied (0: local optimum).
+
+    Level k is the state after k tentative swaps, whose score is ``acc[k]`` above the
+    start. At each level the best swap that ends feasible and above the start is taken
+    and the move ends. Otherwise, below ``depth``, the ``width`` best swaps that stay
+    above the start with cost ≤ cap + relax are tried in turn (depth first), each
+    undone on backtracking. Moved pieces are locked for the rest of the move.
+    """
+    ca = np.empty((depth, width), dtype=np.int64)
+    cb = np.empty((depth, width), dtype=np.int64)
+    cd = np.empty((depth, width), dtype=np.float64)
+    cnt = np.zeros(depth, dtype=np.int64)
+    idx = np.zeros(depth, dtype=np.int64)
+    ban_in = np.empty(depth, dtype=np.int64)
+    ban_out = np.empty(depth, dtype=np.int64)
+    acc = np.zeros(depth + 1, dtype=np.float64)
+    level = 0
+    expand = True
+    while level >= 0:
+        if expand:
+            d, a, b = _scan(R, cap, eps - acc[level], deck, pos, g, cc, st, char, cost, attr,
+                            climit, amin, locked, ban_in, ban_out, level)
+            if a >= 0:
+                apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+                return level + 1
+            cnt[level] = 0
+            idx[level] = 0
+            if level + 1 < depth:
+                cnt[level] = _collect(R, cap + relax, eps - acc[level], width, ca[level],
+                                      cb[level], cd[level], deck, pos, g, cc, st, char, cost,
+                                      attr, climit, amin, locked, ban_in, ban_out, level)
+            expand = False
+        if idx[level] < cnt[level]:
+            i = idx[level]
+            idx[level] += 1
+            a = ca[level, i]
+            b = cb[level, i]
+            d = g[b] - g[a] - np.float64(R[a, b])
+            apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+            ban_in[level] = b
+            ban_out[level] = a
+            acc[level + 1] = acc[level] + d
+            level += 1
+            expand = True
+        else:
+            level -= 1
+            if level >= 0:  # undo the swap that led from this level
+                apply_swap(R, ban_in[level], ban_out[level], deck, pos, g, cc, st, char,
+                           cost, attr)
+    return 0
+
+
+@njit(cache=True)
+def local_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, locked,
+                 depth, relax, width, eps, kick_a, kick_b, n_kick, max_moves):
+    """Hill climbing from ``deck0`` (feasible); returns ``(deck, moves, swaps)``.
+
+    Optional kick first: for t in order, swap out ``deck[kick_a[t] % size]`` for
+    ``kick_b[t]`` when that keeps every rule, until ``n_kick`` swaps were applied
+    (iterated local search). Then each move is the *best-improvement* 1-swap, or, when
+    none improves and ``depth > 1``, a VDS move (:func:`_vds_move`). ``depth == 1`` is
+    plain 1-swap hill climbing. Each swap evaluation is O(1), a scan O(size·n), an
+    applied swap O(n).
+    """
+    deck = deck0.copy()
+    pos, g, cc, st = init_state(R, leader, deck, char, n_char, cost, attr)
+    size = deck.shape[0]
+    done = 0
+    for t in range(kick_a.shape[0]):
+        if done >= n_kick:
+            break
+        a = deck[kick_a[t] % size]
+        b = kick_b[t]
+        if pos[b] < 0 and _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin,
+                                    locked):
+            apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+            done += 1
+    moves = 0
+    swaps = 0
+    while moves < max_moves:
+        k = _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
+                      climit, attr, amin, locked)
+        if k == 0:
+            break
+        moves += 1
+        swaps += k
+    return deck, moves, swaps
