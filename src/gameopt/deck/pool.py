@@ -27,8 +27,6 @@ import csv
 import io
 import json
 import math
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,13 +35,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.files import atomic_write_bytes, atomic_write_text
 from gameopt.deck.problem import DeckProblem
 from gameopt.errors import InvalidInputError
 
 __all__ = [
     "PieceId", "ATTRIBUTES", "Piece", "Pool", "Collection", "Rules", "Scores", "to_problem",
     "read_pool", "write_pool", "read_collection", "write_collection",
-    "read_scores", "write_scores", "atomic_write_text",
+    "read_scores", "write_scores",
 ]
 
 PieceId = int
@@ -311,22 +310,6 @@ def _restrict_scores(scores: Scores | None, ids: Sequence[PieceId], leader: Piec
 # --------------------------------------------------------------------------- files
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    _atomic_write(Path(path), text.encode("utf-8"))
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _int(value: Any, where: str, fld: str) -> int:
     if isinstance(value, bool):
         raise InvalidInputError(f"{where}: {fld}: {value!r} is not an integer")
@@ -562,7 +545,7 @@ def write_scores(scores: Scores, path: str | Path, *, sparse: bool = False) -> N
             arrays["leader"] = scores.leader
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)
-        _atomic_write(p, buf.getvalue())
+        atomic_write_bytes(p, buf.getvalue())
         return
     r, c = np.nonzero(np.triu(scores.R))
     lines = ["a,b,score"] + [f"{scores.ids[i]},{scores.ids[j]},{float(scores.R[i, j])!r}"

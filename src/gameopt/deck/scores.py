@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.deck.pool import PieceId, Pool, Scores, atomic_write_text
+from gameopt.core.files import atomic_write_text
+from gameopt.deck.pool import PieceId, Pool, Scores
 from gameopt.errors import InvalidInputError
 
 __all__ = ["ScoreParams", "read_decks", "write_decks", "pair_counts", "deck_scores"]
