@@ -1,0 +1,35 @@
+"""``gameopt deck``: build on the embedded data, scores and synth files, one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameopt.cli.main import main
+
+
+def test_build_on_embedded_data(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "build", "--cost", "200", "--attribute", "god"]) == 0
+    out = capsys.readouterr().out
+    assert "score " in out and "cost " in out and "/200" in out and "contribution" in out
+
+
+def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["deck", "synth", str(tmp_path), "--seed", "3"]) == 0
+    scores = tmp_path / "scores.npz"
+    assert main(["deck", "scores", str(tmp_path / "decks.csv"), "--pool",
+                 str(tmp_path / "pool.csv"), "-o", str(scores)]) == 0
+    assert main(["deck", "build", "--pool", str(tmp_path / "pool.csv"), "--collection",
+                 str(tmp_path / "collection.csv"), "--scores", str(scores), "--cost", "220",
+                 "--method", "hc"]) == 0
+    assert "hc in" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["deck", "build", "--cost", "10"], "cost 80 > cap 10"),
+    (["deck", "build", "--cost", "200", "--must", "x"], "--must 'x'"),
+    (["deck", "mdp", "missing.txt"], "no such file"),
+])
+def test_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
