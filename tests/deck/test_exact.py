@@ -1,0 +1,113 @@
+"""Exact deck model: brute-force agreement, proofs, valid bounds, infeasibility."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from gameopt.deck.build import build_deck
+from gameopt.deck.exact import build_deck_model, solve_exact, upper_bound
+from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.verify import is_feasible
+from gameopt.errors import InfeasibleError, InvalidInputError
+from gameopt.ip.cpsat import solve
+
+
+def _problem(seed: int, n: int, size: int, *, grid: bool, negative: bool = False,
+             leader: bool = True) -> DeckProblem:
+    """Random pool with a binding cost cap, characters, attribute minimum, one must."""
+    rng = np.random.default_rng(seed)
+    R = rng.random((n, n))
+    if negative:
+        R = R - 0.3
+    R = (R + R.T) / 2
+    if grid:  # multiples of 1/1000: the scaled model is then exact
+        R = np.rint(R * 1000) / 1000
+    cost = rng.integers(1, 10, n).astype(np.int32)
+    cheapest = int(np.sort(cost)[:size].sum())
+    cap = cheapest + int(0.8 * (cost.mean() * size - cheapest))
+    ls = np.rint(rng.random(n) * 1000) / 1000 if leader else None
+    return DeckProblem(R.astype(np.float32), size, cost=cost, cost_cap=cap,
+                       character=rng.integers(0, n - 1, n).astype(np.int32), char_limit=1,
+                       attribute=(rng.random(n) < 0.5).astype(np.int8),
+                       attribute_min=size // 2, must=(int(rng.integers(n)),),
+                       leader_scores=None if ls is None else ls.astype(np.float32))
+
+
+def _feasible_scores(p: DeckProblem) -> list[float]:
+    return [deck_score(p, d) for d in itertools.combinations(range(p.n), p.size)
+            if is_feasible(p, d)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_exact_equals_brute_force(seed: int) -> None:
+    n, size = 12 + seed % 5, 4 + seed % 3
+    p = _problem(seed, n, size, grid=True, negative=seed % 2 == 1)
+    scores = _feasible_scores(p)
+    if not scores:  # the random rules left no deck: the solver must say so
+        with pytest.raises(InfeasibleError):
+            solve_exact(p, time_limit=20.0)
+        return
+    r = solve_exact(p, time_limit=20.0)
+    assert r.proven
+    assert is_feasible(p, r.deck)
+    assert r.score == pytest.approx(max(scores), abs=1e-4)
+    assert r.upper_bound >= max(scores) - 1e-9
+    assert r.upper_bound <= r.score + 1e-3  # the rounding slack only
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_off_grid_scores_within_rounding_slack(seed: int) -> None:
+    p = _problem(100 + seed, 14, 5, grid=False)
+    best = max(_feasible_scores(p))
+    r = solve_exact(p, time_limit=20.0)
+    assert r.proven
+    assert r.score <= best + 1e-9
+    assert r.upper_bound >= best
+    assert best - r.score <= r.upper_bound - r.score <= 0.02
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cheap_upper_bound_is_valid(seed: int) -> None:
+    p = _problem(200 + seed, 13, 5, grid=False, negative=seed % 2 == 0)
+    ub = upper_bound(p)
+    assert all(s <= ub + 1e-9 for s in _feasible_scores(p))
+
+
+def test_cheap_upper_bound_large_pool_above_vds() -> None:
+    rng = np.random.default_rng(7)
+    n, size = 2000, 15
+    R = rng.random((n, n), dtype=np.float32)
+    R = ((R + R.T) / 2).astype(np.float32)
+    cost = rng.integers(1, 21, n).astype(np.int32)
+    p = DeckProblem(R, size, cost=cost, cost_cap=150)
+    vds = build_deck(p, "vds", seed=0, restarts=2)
+    assert upper_bound(p) >= vds.score
+
+
+def test_infeasible_rules_raise() -> None:
+    p = _problem(3, 10, 5, grid=True)
+    assert p.cost is not None
+    bad = DeckProblem(p.R, 5, cost=p.cost, cost_cap=int(np.sort(p.cost)[:5].sum()) - 1)
+    with pytest.raises(InfeasibleError, match="cost"):
+        solve_exact(bad, time_limit=5.0)
+    model, _, _ = build_deck_model(bad)
+    with pytest.raises(InfeasibleError, match="proven infeasible"):
+        solve(model, time_limit=5.0)
+
+
+def test_bad_hint_and_scale() -> None:
+    p = _problem(4, 10, 4, grid=True)
+    with pytest.raises(InvalidInputError, match="hint breaks the rules"):
+        solve_exact(p, hint=[0, 1], time_limit=5.0)
+    with pytest.raises(InvalidInputError, match="scale must be a positive integer"):
+        build_deck_model(p, scale=0)
+
+
+def test_given_hint_is_used() -> None:
+    p = _problem(5, 12, 4, grid=True)
+    hint = build_deck(p, "greedy").deck
+    r = solve_exact(p, hint=hint, time_limit=20.0)
+    assert r.proven and r.score >= deck_score(p, hint) - 1e-9
