@@ -91,6 +91,19 @@ def label_strings(
     return label, first[:count].copy(), size[:count].copy(), libs
 
 
+@njit(cache=True, inline="always")
+def _step(p: int, d: int, c: int, cols: int, n: int) -> int:
+    """Neighbour ``d`` (0 up, 1 down, 2 left, 3 right) of point ``p`` in column ``c``, or
+    -1 off the board."""
+    if d == 0:
+        return p - cols if p >= cols else -1
+    if d == 1:
+        return p + cols if p + cols < n else -1
+    if d == 2:
+        return p - 1 if c > 0 else -1
+    return p + 1 if c + 1 < cols else -1
+
+
 @njit(cache=True)
 def _neighbour_labels(label: npt.NDArray[np.int32], p: int, rows: int, cols: int,
                       seen: npt.NDArray[np.int32]) -> int:
@@ -99,22 +112,9 @@ def _neighbour_labels(label: npt.NDArray[np.int32], p: int, rows: int, cols: int
     c = p % cols
     n = rows * cols
     for d in range(4):
-        if d == 0:
-            if p < cols:
-                continue
-            q = p - cols
-        elif d == 1:
-            if p + cols >= n:
-                continue
-            q = p + cols
-        elif d == 2:
-            if c == 0:
-                continue
-            q = p - 1
-        else:
-            if c + 1 >= cols:
-                continue
-            q = p + 1
+        q = _step(p, d, c, cols, n)
+        if q < 0:
+            continue
         lab = label[q]
         if lab < 0:
             continue
@@ -175,22 +175,9 @@ def legal_mask(cells: npt.NDArray[np.int8], label: npt.NDArray[np.int32],
             continue
         c = p % cols
         for d in range(4):
-            if d == 0:
-                if p < cols:
-                    continue
-                q = p - cols
-            elif d == 1:
-                if p + cols >= n:
-                    continue
-                q = p + cols
-            elif d == 2:
-                if c == 0:
-                    continue
-                q = p - 1
-            else:
-                if c + 1 >= cols:
-                    continue
-                q = p + 1
+            q = _step(p, d, c, cols, n)
+            if q < 0:
+                continue
             if cells[q] == 0:
                 out[p] = True
             elif cells[q] == colour:
