@@ -36,6 +36,15 @@ from numba import njit
 __all__ = ["init_state", "apply_swap", "local_search"]
 
 
+@njit(cache=True, inline="always")
+def _listed(arr, count, x):
+    """True when ``x`` is among the first ``count`` entries of ``arr``."""
+    for t in range(count):
+        if arr[t] == x:
+            return True
+    return False
+
+
 @njit(cache=True)
 def init_state(R, leader, deck, char, n_char, cost, attr):
     """Return ``(pos, g, cc, st)`` for ``deck`` (O(n·size))."""
@@ -95,11 +104,7 @@ def _scan(R, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, lo
     n = R.shape[0]
     for k in range(deck.shape[0]):
         a = deck[k]
-        skip = False
-        for t in range(nban):
-            if ban_in[t] == a:
-                skip = True
-        if skip or locked[a] != 0:
+        if locked[a] != 0 or _listed(ban_in, nban, a):
             continue
         ga = g[a]
         for b in range(n):
@@ -110,11 +115,7 @@ def _scan(R, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, lo
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
                 continue
-            banned = False
-            for t in range(nban):
-                if ban_out[t] == b:
-                    banned = True
-            if banned:
+            if _listed(ban_out, nban, b):
                 continue
             best = d
             ba = a
@@ -130,11 +131,7 @@ def _collect(R, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, 
     n = R.shape[0]
     for k in range(deck.shape[0]):
         a = deck[k]
-        skip = locked[a] != 0
-        for t in range(nban):
-            if ban_in[t] == a:
-                skip = True
-        if skip:
+        if locked[a] != 0 or _listed(ban_in, nban, a):
             continue
         for b in range(n):
             if pos[b] >= 0:
@@ -144,11 +141,7 @@ def _collect(R, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, 
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
                 continue
-            banned = False
-            for t in range(nban):
-                if ban_out[t] == b:
-                    banned = True
-            if banned:
+            if _listed(ban_out, nban, b):
                 continue
             i = cnt if cnt < width else width - 1  # insertion sort, best first
             while i > 0 and cd[i - 1] < d:

@@ -181,21 +181,9 @@ def _decks_of(rng: np.random.Generator, a: int, m: int, arch: npt.NDArray[np.int
         lead = int(leaders[r])
         seen = {int(char[lead])}
         deck = [lead]
-        for c in order[r].tolist():
-            ch = int(cand_char[c])
-            if ch not in seen:
-                seen.add(ch)
-                deck.append(int(cand[c]))
-                if len(deck) == DECK_SIZE:
-                    break
+        _fill(deck, seen, order[r].tolist(), cand, cand_char)
         if len(deck) < DECK_SIZE:  # rare: fall back to a full ranking
-            for c in np.argsort(-keys[r]).tolist():
-                ch = int(cand_char[c])
-                if ch not in seen:
-                    seen.add(ch)
-                    deck.append(int(cand[c]))
-                    if len(deck) == DECK_SIZE:
-                        break
+            _fill(deck, seen, np.argsort(-keys[r]).tolist(), cand, cand_char)
         out[r] = ids[deck]
     return out
 
@@ -216,3 +204,15 @@ def write_synth(directory: str | Path, data: SynthData | None = None, *,
     write_collection(data.collection, paths["collection"])
     write_decks(data.decks, paths["decks"])
     return paths
+
+
+def _fill(deck: list[int], seen: set[int], ranked: list[int], cand: npt.NDArray[np.int64],
+          cand_char: npt.NDArray[np.int64]) -> None:
+    """Append candidates in ``ranked`` order, one per character, until the deck is full."""
+    for c in ranked:
+        ch = int(cand_char[c])
+        if ch not in seen:
+            seen.add(ch)
+            deck.append(int(cand[c]))
+            if len(deck) == DECK_SIZE:
+                return

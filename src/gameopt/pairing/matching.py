@@ -423,6 +423,15 @@ def _patterns(k: int) -> npt.NDArray[np.int64]:
 _PATTERNS = {k: _patterns(k) for k in (2, 3, 4)}
 
 
+@njit(cache=True, inline="always")
+def _reslack(slack: npt.NDArray[np.int64], cost: IntMatrix, tab: IntMatrix,
+             ts: npt.NDArray[np.int64], rowmin: npt.NDArray[np.int64]) -> None:
+    """Recompute the slack of the tables ``ts`` after a swap changed them."""
+    for m in range(ts.shape[0]):
+        t = ts[m]
+        slack[t] = 2 * cost[tab[t, 0], tab[t, 1]] - rowmin[tab[t, 0]] - rowmin[tab[t, 1]]
+
+
 @njit(cache=True)
 def _try_subset(cost: IntMatrix, tab: IntMatrix, ts: npt.NDArray[np.int64],
                 pats: IntMatrix, slack: npt.NDArray[np.int64]) -> bool:
@@ -479,29 +488,20 @@ def _swap_pass(cost: IntMatrix, tab: IntMatrix, k: int, window: int, pats: IntMa
             if k == 2:
                 if _try_subset(cost, tab, ts, pats, slack):
                     improved += 1
-                    for m in range(k):
-                        t = ts[m]
-                        slack[t] = (2 * cost[tab[t, 0], tab[t, 1]] - rowmin[tab[t, 0]]
-                                    - rowmin[tab[t, 1]])
+                    _reslack(slack, cost, tab, ts, rowmin)
                 continue
             for c in range(b + 1, hi):
                 ts[2] = c
                 if k == 3:
                     if _try_subset(cost, tab, ts, pats, slack):
                         improved += 1
-                        for m in range(k):
-                            t = ts[m]
-                            slack[t] = (2 * cost[tab[t, 0], tab[t, 1]] - rowmin[tab[t, 0]]
-                                        - rowmin[tab[t, 1]])
+                        _reslack(slack, cost, tab, ts, rowmin)
                     continue
                 for d in range(c + 1, hi):
                     ts[3] = d
                     if _try_subset(cost, tab, ts, pats, slack):
                         improved += 1
-                        for m in range(k):
-                            t = ts[m]
-                            slack[t] = (2 * cost[tab[t, 0], tab[t, 1]] - rowmin[tab[t, 0]]
-                                        - rowmin[tab[t, 1]])
+                        _reslack(slack, cost, tab, ts, rowmin)
     return improved
 
 
