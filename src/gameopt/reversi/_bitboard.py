@@ -1,0 +1,282 @@
+"""numba bitboard kernels for Othello: moves, flips, counts, stability, hashing, perft.
+
+Scalars in, scalars out; nothing here validates its input. The slow reference these kernels
+are tested against is :mod:`gameopt.reversi.reference`.
+
+Data and invariants
+-------------------
+A position is two ``uint64`` bitboards ``(P, O)``: the discs of the player to move and of
+the opponent, ``P & O == 0``. Bit ``s`` is square ``s = 8 * row + column``: a1 = 0, b1 = 1,
+..., h1 = 7, a2 = 8, ..., h8 = 63 (the order of board strings and of Edax).
+
+Every constant and every operand of a bit operation is ``uint64``: numba types
+``int64 op uint64`` as ``float64``, so signed integers never meet a bitboard. Square
+numbers and counts are ``int64``.
+
+Flips use rays: ``RAYS[d, s]`` holds the squares from ``s`` (excluded) to the board edge in
+direction ``d``. Directions 0..3 go towards higher bits (+1, +7, +8, +9), 4..7 towards
+lower bits (-1, -7, -8, -9). The discs flipped along a ray are the opponent discs before
+the first square that is not an opponent disc, if that square holds a disc of the player.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = [
+    "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
+    "perft", "square_of", "RAYS",
+]
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)  # no square on file a
+NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)  # no square on file h
+INNER = np.uint64(0x7E7E7E7E7E7E7E7E)  # files b..g
+S1 = np.uint64(1)
+S7 = np.uint64(7)
+S8 = np.uint64(8)
+S9 = np.uint64(9)
+
+_DIRS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _make_rays() -> np.ndarray:
+    """RAYS[d, s]: the squares strictly beyond s in direction d (plain Python, at import)."""
+    rays = np.zeros((8, 64), dtype=np.uint64)
+    for d, (dr, dc) in enumerate(_DIRS):
+        for s in range(64):
+            r, c = divmod(s, 8)
+            bits = 0
+            r, c = r + dr, c + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                bits |= 1 << (8 * r + c)
+                r, c = r + dr, c + dc
+            rays[d, s] = np.uint64(bits)
+    return rays
+
+
+RAYS = _make_rays()
+
+# Hash multipliers (odd 64-bit constants from splitmix64).
+_H1 = np.uint64(0x9E3779B97F4A7C15)
+_H2 = np.uint64(0xBF58476D1CE4E5B9)
+_H3 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+@njit(cache=True, inline="always")
+def popcount(x: np.uint64) -> int:
+    """Number of set bits (SWAR)."""
+    x = x - ((x >> S1) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
+
+
+@njit(cache=True, inline="always")
+def _shift_moves(P: np.uint64, mask: np.uint64, s: np.uint64) -> np.uint64:
+    """Squares reached by a run of ``mask`` discs from P in both directions of shift s."""
+    t = mask & (P << s)
+    t |= mask & (t << s)
+    t |= mask & (t << s)
+    t |= mask & (t << s)
+    t |= mask & (t << s)
+    t |= mask & (t << s)
+    u = mask & (P >> s)
+    u |= mask & (u >> s)
+    u |= mask & (u >> s)
+    u |= mask & (u >> s)
+    u |= mask & (u >> s)
+    u |= mask & (u >> s)
+    return (t << s) | (u >> s)
+
+
+@njit(cache=True)
+def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
+    """Bitboard of the legal moves of the player P against O (Kogge-Stone style fills)."""
+    mask = O & INNER
+    moves = _shift_moves(P, mask, S1)
+    moves |= _shift_moves(P, mask, S7)
+    moves |= _shift_moves(P, O, S8)
+    moves |= _shift_moves(P, mask, S9)
+    return moves & ~(P | O)
+
+
+@njit(cache=True, inline="always")
+def _high_bit(x: np.uint64) -> np.uint64:
+    """The highest set bit of x as a bitboard (0 for 0)."""
+    x |= x >> S1
+    x |= x >> np.uint64(2)
+    x |= x >> np.uint64(4)
+    x |= x >> S8
+    x |= x >> np.uint64(16)
+    x |= x >> np.uint64(32)
+    return x ^ (x >> S1)
+
+
+@njit(cache=True)
+def flips(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
+    """Discs of O flipped when P plays on the empty square s (0 if the move is illegal)."""
+    f = U0
+    for d in range(4):  # towards higher bits: the first non-O square is the lowest bit
+        ray = RAYS[d, s]
+        block = ray & ~O
+        first = block & (~block + U1)
+        if first & P:
+            f |= (first - U1) & ray
+    for d in range(4, 8):  # towards lower bits: the first non-O square is the highest bit
+        ray = RAYS[d, s]
+        first = _high_bit(ray & ~O)
+        if first & P:
+            f |= ray & ~((first << U1) - U1)
+    return f
+
+
+@njit(cache=True)
+def count_last_flip(P: np.uint64, O: np.uint64, s: int) -> int:
+    """Number of discs flipped when P plays on s (the last empty square)."""
+    return popcount(flips(P, O, s))
+
+
+@njit(cache=True)
+def hash_position(P: np.uint64, O: np.uint64) -> np.uint64:
+    """A 64-bit mix of (P, O) (splitmix64 finaliser); the index of transposition tables."""
+    x = P * _H1 + O
+    x = (x ^ (x >> _S30)) * _H2
+    x = (x ^ (x >> _S27)) * _H3
+    return x ^ (x >> _S31)
+
+
+# Every line of the board by direction: rows, columns, a1-h8 diagonals, h1-a8 diagonals.
+def _make_lines() -> np.ndarray:
+    lines = np.zeros((4, 15), dtype=np.uint64)
+    for k, d in enumerate((0, 2, 3, 1)):
+        seen: list[int] = []
+        for s in range(64):
+            opposite = RAYS[d + 4, s] if d < 4 else RAYS[d - 4, s]
+            line = int(RAYS[d, s] | opposite) | (1 << s)
+            if line not in seen:
+                seen.append(line)
+        for i, line in enumerate(seen):
+            lines[k, i] = np.uint64(line)
+    return lines
+
+
+LINES = _make_lines()
+EDGES = np.uint64(0xFF818181818181FF)
+FILE_AH = np.uint64(0x8181818181818181)
+RANK_18 = np.uint64(0xFF000000000000FF)
+
+
+@njit(cache=True)
+def _full_lines(full: np.uint64, k: int) -> np.uint64:
+    """The union of the lines of direction k that are entirely filled."""
+    out = U0
+    for i in range(15):
+        line = LINES[k, i]
+        if line != U0 and (full & line) == line:
+            out |= line
+    return out
+
+
+@njit(cache=True)
+def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
+    """A subset of P's discs that can never be flipped (a lower bound on stability).
+
+    A disc is stable when, along each of its four lines, the line is full or the disc has a
+    neighbour on that line that is off the board or a stable disc of its own colour (a run
+    of P's discs that ends at a stable disc or the edge cannot be bracketed). The set grows
+    from nothing to a fixed point; each round is O(1) bit operations, at most 64 rounds.
+    """
+    full = P | O
+    ok_h = _full_lines(full, 0) | FILE_AH
+    ok_v = _full_lines(full, 1) | RANK_18
+    ok_9 = _full_lines(full, 2) | EDGES
+    ok_7 = _full_lines(full, 3) | EDGES
+    stable = U0
+    while True:
+        h = ok_h | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)
+        v = ok_v | (stable << S8) | (stable >> S8)
+        d9 = ok_9 | ((stable << S9) & NOT_A) | ((stable >> S9) & NOT_H)
+        d7 = ok_7 | ((stable << S7) & NOT_H) | ((stable >> S7) & NOT_A)
+        new = P & h & v & d9 & d7
+        if new == stable:
+            return stable
+        stable = new
+
+
+@njit(cache=True, inline="always")
+def square_of(b: np.uint64) -> int:
+    """The square of a one-bit bitboard."""
+    return popcount(b - U1)
+
+
+@njit(cache=True)
+def perft(P: np.uint64, O: np.uint64, depth: int, passed: bool) -> int:
+    """Leaves at ``depth`` plies, a pass counting as a ply; the game end is a leaf.
+
+    Depth-first over an explicit stack (numba cannot load self-recursive functions from its
+    cache, numba issue #6061). Frame k holds the position, its moves not yet played and
+    whether it was reached by a pass; the last ply is counted in bulk (popcount).
+    """
+    if depth <= 0:
+        return 1
+    sP = np.empty(depth + 1, dtype=np.uint64)
+    sO = np.empty(depth + 1, dtype=np.uint64)
+    rest = np.empty(depth + 1, dtype=np.uint64)
+    total = 0
+    k = 0
+    sP[0] = P
+    sO[0] = O
+    entering = True
+    pass_in = passed
+    while k >= 0:
+        if entering:
+            entering = False
+            p = sP[k]
+            o = sO[k]
+            left = depth - k
+            if left == 0:
+                total += 1
+                k -= 1
+                continue
+            moves = get_moves(p, o)
+            if moves == U0:
+                if pass_in:
+                    total += 1  # neither side can move: the game is over, a leaf
+                    k -= 1
+                    continue
+                # pass: one ply, same discs, other side to move
+                rest[k] = U0
+                sP[k + 1] = o
+                sO[k + 1] = p
+                k += 1
+                entering = True
+                pass_in = True
+                continue
+            if left == 1:
+                total += popcount(moves)
+                k -= 1
+                continue
+            rest[k] = moves
+        # play the next move of frame k, or go back up
+        moves = rest[k]
+        if moves == U0:
+            k -= 1
+            continue
+        b = moves & (~moves + U1)
+        rest[k] = moves ^ b
+        p = sP[k]
+        o = sO[k]
+        f = flips(p, o, square_of(b))
+        sP[k + 1] = o ^ f
+        sO[k + 1] = p | b | f
+        k += 1
+        entering = True
+        pass_in = False
+    return total

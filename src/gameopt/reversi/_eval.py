@@ -1,0 +1,86 @@
+"""numba static evaluation behind one interface: ``evaluate(P, O, kind, weights)``.
+
+Scores are in centi-discs (100 = one disc of final margin) for the side to move.
+``kind`` selects the evaluation and ``weights`` (int32, 1-D) holds its parameters, so the
+search kernels stay compiled once whatever evaluation they use:
+
+``kind == 0``: the heuristic (see :data:`HEURISTIC_WEIGHTS` for the terms and their order)
+    ``w0 * (mobility P - mobility O)``
+    ``+ w1 * (potential mobility P - O)``: empty squares next to the other side's discs
+    ``+ w2 * (corners P - O)``
+    ``+ w3 * (X-squares P - O)``: b2, g2, b7, g7 held while their corner is empty
+    ``+ w4 * (C-squares P - O)``: a2, b1, ... held while their corner is empty
+    ``+ w5 * (stable discs P - O)``: the lower bound of :func:`_bitboard.stable_discs`,
+    computed only when some corner is taken
+    ``+ w6 * (discs P - O)``.
+
+Other kinds (the learned pattern evaluation) plug in here with their own weights layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gameopt.reversi._bitboard import (
+    NOT_A,
+    NOT_H,
+    S1,
+    S7,
+    S8,
+    S9,
+    U0,
+    get_moves,
+    popcount,
+    stable_discs,
+)
+
+__all__ = ["evaluate", "HEURISTIC", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
+
+HEURISTIC = 0
+HEURISTIC_TERMS = ("mobility", "potential mobility", "corners", "X-squares", "C-squares",
+                   "stable discs", "discs")
+#: Hand-set weights (centi-discs per unit of each term), in the order of HEURISTIC_TERMS.
+HEURISTIC_WEIGHTS = np.array([70, 25, 700, -250, -80, 60, 0], dtype=np.int32)
+
+CORNERS = np.uint64(0x8100000000000081)
+_CORNER_SQ = (0, 7, 56, 63)
+_X_SQ = (9, 14, 49, 54)
+_C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
+            np.uint64((1 << 48) | (1 << 57)), np.uint64((1 << 55) | (1 << 62)))
+
+
+@njit(cache=True, inline="always")
+def _around(x: np.uint64) -> np.uint64:
+    """Squares next to any square of x (8-neighbourhood)."""
+    h = ((x << S1) & NOT_A) | ((x >> S1) & NOT_H)
+    v = (x << S8) | (x >> S8)
+    d = ((x << S9) & NOT_A) | ((x >> S9) & NOT_H) | ((x << S7) & NOT_H) | ((x >> S7) & NOT_A)
+    return h | v | d
+
+
+@njit(cache=True)
+def _heuristic(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
+    empty = ~(P | O)
+    score = w[0] * (popcount(get_moves(P, O)) - popcount(get_moves(O, P)))
+    score += w[1] * (popcount(_around(O) & empty) - popcount(_around(P) & empty))
+    score += w[2] * (popcount(P & CORNERS) - popcount(O & CORNERS))
+    for k in range(4):
+        corner = np.uint64(1) << np.uint64(_CORNER_SQ[k])
+        if corner & empty:
+            x = np.uint64(1) << np.uint64(_X_SQ[k])
+            if x & P:
+                score += w[3]
+            elif x & O:
+                score -= w[3]
+            score += w[4] * (popcount(_C_MASKS[k] & P) - popcount(_C_MASKS[k] & O))
+    if (P | O) & CORNERS != U0 and w[5] != 0:
+        score += w[5] * (popcount(stable_discs(P, O)) - popcount(stable_discs(O, P)))
+    score += w[6] * (popcount(P) - popcount(O))
+    return score
+
+
+@njit(cache=True)
+def evaluate(P: np.uint64, O: np.uint64, kind: int, weights: np.ndarray) -> int:
+    """Static value of (P, O) for P in centi-discs, by the evaluation ``kind``."""
+    return _heuristic(P, O, weights)

@@ -1,0 +1,27 @@
+"""Layouts of the small arrays the search kernels share with Python (indices only).
+
+``par`` (int64, shape (N_PAR,)): search parameters set by :mod:`gameopt.reversi.search`.
+``st`` (int64, shape (N_ST,)): counters the kernels fill in.
+``stop`` (uint8, shape (1,)): set to 1 from another thread to stop a search cleanly.
+"""
+
+from __future__ import annotations
+
+# par
+SORT_HEIGHT = 0      # midgame: no move ordering nor hashing at this height and below
+END_SORT_HEIGHT = 1  # endgame: the same for the exact solver (empties)
+PVS = 2              # 1: principal variation search above those heights; 0: alpha-beta
+USE_TT = 3           # 1: transposition table above those heights
+NODE_LIMIT = 4       # stop after this many nodes (0: no limit)
+EVAL_KIND = 5        # the evaluation (see _eval.evaluate)
+STABILITY = 6        # 1: stability cutoff in the exact solver
+N_PAR = 7
+
+# st
+NODES = 0     # every position visited (each call of a search function)
+LEAVES = 1    # positions evaluated statically or scored at the end of the game
+STOPPED = 2   # 1 once a stop was seen: every value computed afterwards is void
+N_ST = 3
+
+#: how many nodes between two looks at the stop flag and the node limit
+CHECK_MASK = 4095

@@ -1,0 +1,77 @@
+"""Slow, obviously correct Othello rules: the reference the numba kernels are tested against.
+
+Positions are plain Python ints ``(P, O)`` as in :mod:`gameopt.reversi._bitboard`
+(bit ``8 * row + column``). Every function walks the board square by square, direction by
+direction, exactly as the rules are written; nothing here is fast.
+"""
+
+from __future__ import annotations
+
+__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact"]
+
+DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _on(bits: int, r: int, c: int) -> bool:
+    return bool(bits >> (8 * r + c) & 1)
+
+
+def flipped(P: int, O: int, s: int) -> int:
+    """Opponent discs flipped by P playing on s (0 when s is occupied or the move is illegal)."""
+    if _on(P | O, s // 8, s % 8):
+        return 0
+    out = 0
+    r0, c0 = divmod(s, 8)
+    for dr, dc in DIRECTIONS:
+        run = 0
+        r, c = r0 + dr, c0 + dc
+        while 0 <= r < 8 and 0 <= c < 8 and _on(O, r, c):
+            run |= 1 << (8 * r + c)
+            r, c = r + dr, c + dc
+        if run and 0 <= r < 8 and 0 <= c < 8 and _on(P, r, c):
+            out |= run
+    return out
+
+
+def legal_moves(P: int, O: int) -> list[int]:
+    """The squares where P may play, in increasing order."""
+    return [s for s in range(64) if flipped(P, O, s)]
+
+
+def perft(P: int, O: int, depth: int, passed: bool = False) -> int:
+    """Leaves at ``depth`` plies; a pass is a ply and the end of the game is a leaf."""
+    if depth == 0:
+        return 1
+    moves = legal_moves(P, O)
+    if not moves:
+        return 1 if passed else perft(O, P, depth - 1, True)
+    total = 0
+    for s in moves:
+        f = flipped(P, O, s)
+        total += perft(O ^ f, P | f | (1 << s), depth - 1, False)
+    return total
+
+
+def final_score(P: int, O: int) -> int:
+    """Disc difference for P at the end of the game; empty squares go to the winner."""
+    p, o = bin(P).count("1"), bin(O).count("1")
+    empties = 64 - p - o
+    if p > o:
+        return p - o + empties
+    if p < o:
+        return p - o - empties
+    return 0
+
+
+def negamax_exact(P: int, O: int, passed: bool = False) -> int:
+    """Exact final disc difference for P with perfect play (full tree, no pruning)."""
+    moves = legal_moves(P, O)
+    if not moves:
+        if passed:
+            return final_score(P, O)
+        return -negamax_exact(O, P, True)
+    best = -65
+    for s in moves:
+        f = flipped(P, O, s)
+        best = max(best, -negamax_exact(O ^ f, P | f | (1 << s)))
+    return best
