@@ -7,7 +7,9 @@ direction, exactly as the rules are written; nothing here is fast.
 
 from __future__ import annotations
 
-__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact"]
+from collections.abc import Callable
+
+__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact", "ReferenceState"]
 
 DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
 
@@ -75,3 +77,39 @@ def negamax_exact(P: int, O: int, passed: bool = False) -> int:
         f = flipped(P, O, s)
         best = max(best, -negamax_exact(O ^ f, P | f | (1 << s)))
     return best
+
+
+class ReferenceState:
+    """An Othello position for :mod:`gameopt.gametree.reference` (pure Python rules).
+
+    A pass is move 64 and uses no ply of depth, as in the numba search; ``scale`` multiplies
+    final disc differences (100 for midgame centi-discs); ``evaluate`` is the evaluation
+    function used at the horizon, called as ``evaluate(P, O)``.
+    """
+
+    def __init__(self, P: int, O: int, scale: int = 1,
+                 evaluate: Callable[[int, int], int] | None = None) -> None:
+        self.P, self.O, self.scale, self._evaluate = P, O, scale, evaluate
+
+    def legal_moves(self) -> list[int]:
+        moves = legal_moves(self.P, self.O)
+        if moves:
+            return moves
+        return [64] if legal_moves(self.O, self.P) else []
+
+    def play(self, move: int) -> ReferenceState:
+        if move == 64:
+            return ReferenceState(self.O, self.P, self.scale, self._evaluate)
+        f = flipped(self.P, self.O, move)
+        return ReferenceState(self.O ^ f, self.P | f | (1 << move), self.scale, self._evaluate)
+
+    def ply_cost(self, move: int) -> int:
+        return 0 if move == 64 else 1
+
+    def final_value(self) -> int:
+        return self.scale * final_score(self.P, self.O)
+
+    def evaluate(self) -> int:
+        if self._evaluate is None:
+            raise ValueError("ReferenceState: no evaluation given for a depth-limited search")
+        return self._evaluate(self.P, self.O)
