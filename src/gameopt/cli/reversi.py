@@ -1,0 +1,147 @@
+"""``gameopt reversi``: perft, exact solving, analysis and the FFO benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from gameopt.cli.common import default_data_dir
+from gameopt.core.table import format_table
+from gameopt.errors import InvalidInputError
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("reversi", help="Othello: perft, exact endgame solver, search, FFO bench")
+    ss = p.add_subparsers(dest="reversi_command", metavar="ACTION", required=True)
+
+    s = ss.add_parser("perft", help="count the leaves of the move tree from the start")
+    s.add_argument("depth", type=int, metavar="N")
+    s.add_argument("--position", default=None, help="board string or move list (default start)")
+    s.set_defaults(func=cmd_perft)
+
+    s = ss.add_parser("solve", help="exact score, best move and principal variation")
+    s.add_argument("position", nargs="?", default=None,
+                   help="board string (64 squares X/O/- then the side) or a move list")
+    s.add_argument("--obf", default=None, metavar="FILE", help="solve every position of FILE")
+    s.add_argument("--time-limit", type=float, default=None, metavar="S")
+    s.set_defaults(func=cmd_solve)
+
+    s = ss.add_parser("analyse", help="iterative-deepening search to a depth")
+    s.add_argument("position", help="board string or move list")
+    s.add_argument("--depth", type=int, default=12, metavar="D")
+    s.add_argument("--time-limit", type=float, default=None, metavar="S")
+    s.set_defaults(func=cmd_analyse)
+
+    s = ss.add_parser("bench", help="solve the FFO endgame suite and check the answers")
+    s.add_argument("suite", choices=["ffo"])
+    s.add_argument("--range", default="40-49", metavar="A-B")
+    s.add_argument("--data", default=None, metavar="DIR",
+                   help="folder of fforum-*.obf (default ../shared/data/reversi)")
+    s.add_argument("--alphabeta", action="store_true", help="plain alpha-beta instead of PVS")
+    s.set_defaults(func=cmd_bench)
+
+
+def _position(text: str, where: str = "position"):  # type: ignore[no-untyped-def]
+    """A board string (65 non-blank characters) or a move list from the start."""
+    from gameopt.reversi.board import Board
+
+    compact = "".join(text.split())
+    if len(compact) >= 60 and set(compact[:60].upper()) <= set("XO-.*#BWE"):
+        return Board.from_str(text, where)
+    return Board.from_moves(text)
+
+
+def cmd_perft(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from gameopt.reversi._bitboard import perft
+    from gameopt.reversi.board import Board
+
+    if not 0 <= args.depth <= 20:
+        raise InvalidInputError(f"perft depth {args.depth}: expected 0..20")
+    b = _position(args.position) if args.position else Board.start()
+    perft(np.uint64(b.player), np.uint64(b.opponent), 1, False)  # load the kernel first
+    rows = []
+    for d in range(1, args.depth + 1):
+        t = time.perf_counter()
+        n = perft(np.uint64(b.player), np.uint64(b.opponent), d, False)
+        dt = time.perf_counter() - t
+        rows.append([d, f"{n:,}", f"{dt:.3f}", f"{n / dt / 1e6:.1f}" if dt > 0 else "-"])
+    print(format_table(["depth", "leaves", "seconds", "M leaves/s"], rows))
+    return 0
+
+
+def _result_rows(results: list[tuple[str, object]]) -> list[list[object]]:
+    rows: list[list[object]] = []
+    for name, r in results:
+        rows.append([name, str(r.move), f"{r.score:+d}" if r.exact else f"{r.score:+.2f}",  # type: ignore[attr-defined]
+                     f"{r.nodes:,}", f"{r.seconds:.3f}",  # type: ignore[attr-defined]
+                     f"{r.nodes_per_second / 1e6:.1f}M",  # type: ignore[attr-defined]
+                     r.pv_string()])  # type: ignore[attr-defined]
+    return rows
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from gameopt.reversi.files import read_obf
+    from gameopt.reversi.search import solve
+
+    if (args.position is None) == (args.obf is None):
+        raise InvalidInputError("reversi solve: give a POSITION or --obf FILE (one of them)")
+    if args.obf:
+        entries = [(f"line {e.line}", e.board) for e in read_obf(Path(args.obf))]
+    else:
+        entries = [("position", _position(args.position))]
+    results = []
+    for name, board in entries:
+        r = solve(board, time=args.time_limit)
+        if r.stopped:
+            print(f"{name}: stopped by the time limit after {r.nodes:,} nodes", file=sys.stderr)
+            return 1
+        results.append((name, r))
+    print(format_table(["position", "move", "score", "nodes", "seconds", "nodes/s", "PV"],
+                       _result_rows(results)))
+    return 0
+
+
+def cmd_analyse(args: argparse.Namespace) -> int:
+    from gameopt.reversi.search import search
+
+    board = _position(args.position)
+    print(board.draw(board.moves_bitboard()))
+    r = search(board, depth=args.depth, time=args.time_limit)
+    print(format_table(["depth", "move", "score", "nodes", "seconds", "nodes/s", "PV"],
+                       [[r.depth] + row[1:] for row in _result_rows([("", r)])]))
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from gameopt.reversi.bench import parse_range, run_ffo
+    from gameopt.reversi.search import SearchParams
+
+    first, last = parse_range(args.range)
+    data = Path(args.data) if args.data else default_data_dir() / "reversi"
+    params = SearchParams(pvs=not args.alphabeta)
+
+    def show(row):  # type: ignore[no-untyped-def]
+        r = row.result
+        print(f"#{row.number} {r.move} {r.score:+d} {r.nodes:,} nodes {row.cpu_seconds:.2f} s "
+              f"{'ok' if row.correct else 'WRONG'}", file=sys.stderr)
+
+    rows = run_ffo(data, first, last, params, on_row=show)
+    table = [[f"#{w.number}", w.empties, str(w.result.move),
+              f"{w.result.score:+d}", "/".join(w.expected_moves) + f" {w.expected_score:+d}",
+              f"{w.result.nodes:,}", f"{w.cpu_seconds:.2f}",
+              f"{w.result.nodes / max(w.cpu_seconds, 1e-9) / 1e6:.1f}M",
+              "ok" if w.correct else "WRONG"] for w in rows]
+    nodes = sum(w.result.nodes for w in rows)
+    cpu = sum(w.cpu_seconds for w in rows)
+    table.append(["total", "", "", "", "", f"{nodes:,}", f"{cpu:.2f}",
+                  f"{nodes / max(cpu, 1e-9) / 1e6:.1f}M",
+                  f"{sum(w.correct for w in rows)}/{len(rows)}"])
+    print(format_table(["FFO", "empties", "move", "score", "expected", "nodes", "CPU s",
+                        "nodes/s", "check"], table))
+    return 0 if all(w.correct for w in rows) else 1

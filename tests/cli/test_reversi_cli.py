@@ -1,0 +1,71 @@
+"""``gameopt reversi``: perft, solve, analyse, bench, and one-line errors (exit 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gameopt.cli.main import main
+from tests.reversi.positions import random_position, shared_reversi_dir
+
+
+def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reversi", "perft", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "| 7     | 55,092" in out
+
+
+def test_solve_position_and_obf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    b = random_position(7, 12)
+    assert main(["reversi", "solve", str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "| position |" in out and "nodes/s" in out
+    obf = tmp_path / "p.obf"
+    obf.write_text(f"{str(b).replace(' ', ' ')};\n{random_position(8, 10)};\n")
+    assert main(["reversi", "solve", "--obf", str(obf)]) == 0
+    out = capsys.readouterr().out
+    assert "line 1" in out and "line 2" in out
+
+
+def test_analyse_move_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reversi", "analyse", "f5d6c3", "--depth", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "| 4     |" in out and "white to move" in out
+
+
+def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
+    d = shared_reversi_dir()
+    if d is None:
+        pytest.skip("../shared/data/reversi is absent: FFO files not available")
+    assert main(["reversi", "bench", "ffo", "--range", "1-3", "--data", str(d)]) == 0
+    out = capsys.readouterr().out
+    assert "| total |" in out and "3/3" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["reversi", "solve", "X" * 63 + "-"], "the side to move (X or O) is missing"),
+    (["reversi", "solve", "X" * 30], "is not a move"),
+    (["reversi", "solve", "X" * 63 + "Z X"], "unknown character 'Z' at square h8"),
+    (["reversi", "solve", "X" * 66], "66 characters"),
+    (["reversi", "solve", "f5d6c3c3"], "ply 4: c3 is illegal for white"),
+    (["reversi", "analyse", "f5 zz"], "is not a move"),
+    (["reversi", "perft", "99"], "perft depth 99"),
+    (["reversi", "bench", "ffo", "--range", "50-40"], "--range '50-40'"),
+    (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
+    (["reversi", "solve"], "give a POSITION or --obf FILE"),
+])
+def test_bad_input_one_line_exit_2(args: list[str], message: str,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_bad_obf_line_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    obf = tmp_path / "bad.obf"
+    good = str(random_position(9, 10))
+    obf.write_text(f"{good};\n{good[:40]} X;\n")
+    assert main(["reversi", "solve", "--obf", str(obf)]) == 2
+    err = capsys.readouterr().err
+    assert "line 2" in err and err.count("\n") == 1
