@@ -6,10 +6,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gameopt.cli.common import default_data_dir
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from gameopt.reversi.bench import BenchRow
+    from gameopt.reversi.board import Board
+    from gameopt.reversi.search import SearchResult
 
 __all__ = ["register"]
 
@@ -45,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=cmd_bench)
 
 
-def _position(text: str, where: str = "position"):  # type: ignore[no-untyped-def]
+def _position(text: str, where: str = "position") -> Board:
     """A board string (65 non-blank characters) or a move list from the start."""
     from gameopt.reversi.board import Board
 
@@ -75,13 +81,12 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _result_rows(results: list[tuple[str, object]]) -> list[list[object]]:
+def _result_rows(results: list[tuple[str, SearchResult]]) -> list[list[object]]:
     rows: list[list[object]] = []
     for name, r in results:
-        rows.append([name, str(r.move), f"{r.score:+d}" if r.exact else f"{r.score:+.2f}",  # type: ignore[attr-defined]
-                     f"{r.nodes:,}", f"{r.seconds:.3f}",  # type: ignore[attr-defined]
-                     f"{r.nodes_per_second / 1e6:.1f}M",  # type: ignore[attr-defined]
-                     r.pv_string()])  # type: ignore[attr-defined]
+        score = f"{int(r.score):+d}" if r.exact else f"{r.score:+.2f}"
+        rows.append([name, str(r.move), score, f"{r.nodes:,}", f"{r.seconds:.3f}",
+                     f"{r.nodes_per_second / 1e6:.1f}M", r.pv_string()])
     return rows
 
 
@@ -126,7 +131,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     data = Path(args.data) if args.data else default_data_dir() / "reversi"
     params = SearchParams(pvs=not args.alphabeta)
 
-    def show(row):  # type: ignore[no-untyped-def]
+    def show(row: BenchRow) -> None:
         r = row.result
         print(f"#{row.number} {r.move} {r.score:+d} {r.nodes:,} nodes {row.cpu_seconds:.2f} s "
               f"{'ok' if row.correct else 'WRONG'}", file=sys.stderr)
