@@ -20,6 +20,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("gameopt demo: every working system on embedded data\n")
     ok = _sudoku(args.seed)
     ok = _go() and ok
+    ok = _reversi(args.seed) and ok
     _pairing(args.seed)
     _deck(args.seed)
     return 0 if ok else 1
@@ -77,6 +78,38 @@ def _go() -> bool:
     print(format_table(["n", "MSP(n)", "γ", "proved by", "seconds", "board"],
                        msp_table(list(range(5, 17)))))
     return res.msp == 277 and res.proven
+
+
+def _reversi(seed: int) -> bool:
+    import random
+
+    import numpy as np
+
+    from gameopt.reversi._bitboard import perft
+    from gameopt.reversi.board import Board
+    from gameopt.reversi.search import search, solve
+
+    print("\n## Othello: perft, an exact endgame solve and a midgame search")
+    start = Board.start()
+    leaves = perft(np.uint64(start.player), np.uint64(start.opponent), 9, False)
+    print(f"perft(9) from the start = {leaves:,} (standard: 3,005,288)")
+    rng = random.Random(seed)
+    b = start
+    while b.empties > 18 or not b.moves_bitboard():
+        moves = b.legal_moves()
+        if not moves:  # the game ended early: play again
+            b = start
+            continue
+        b = b.play(rng.choice(moves))
+    r = solve(b)
+    print(b.draw(b.moves_bitboard()))
+    print(f"exact: {r.move} scores {int(r.score):+d} for "
+          f"{'black' if b.side == 'X' else 'white'} ({r.nodes:,} nodes, {r.seconds:.2f} s); "
+          f"PV {r.pv_string()}")
+    m = search(Board.from_moves("f5d6c3d3c4"), depth=10)
+    print(f"after f5d6c3d3c4, depth {m.depth}: {m.move} {m.score:+.2f} discs, PV "
+          f"{m.pv_string()} ({m.nodes:,} nodes, {m.seconds:.2f} s)")
+    return leaves == 3005288 and r.exact
 
 
 def _pairing(seed: int) -> None:
