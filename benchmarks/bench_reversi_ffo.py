@@ -40,27 +40,29 @@ def main() -> int:
         return 2
     first, last = parse_range(args.range)
 
-    rows, spent = [], 0.0
+    rows: list[list[object]] = []
+    solved = []
+    spent = 0.0
     for n in range(first, last + 1):
         if spent > args.budget:
             rows.append([f"#{n}", "-", "-", "-", "-", "-", "-", "-", "not run (budget)"])
             continue
         (row,) = run_ffo(folder, n, n)
         spent += row.cpu_seconds
+        solved.append(row)
         r = row.result
         rows.append([f"#{n}", row.empties, str(r.move), f"{r.score:+d}",
                      "/".join(row.expected_moves) + f" {row.expected_score:+d}",
                      f"{r.nodes:,}", f"{row.cpu_seconds:.2f}",
                      f"{r.nodes / row.cpu_seconds / 1e6:.1f}M", "ok" if row.correct else "WRONG"])
         print(" ".join(str(c) for c in rows[-1]), file=sys.stderr, flush=True)
-        if n == 49 or (n == last and first >= 40 and last < 49):
-            done = [x for x in rows if x[0] in {f"#{k}" for k in range(40, 50)} and x[1] != "-"]
-            if done:
-                nodes = sum(int(str(x[5]).replace(",", "")) for x in done)
-                cpu = sum(float(x[6]) for x in done)
-                rows.append([f"total #40-#{40 + len(done) - 1}", "", "", "", "", f"{nodes:,}",
-                             f"{cpu:.2f}", f"{nodes / cpu / 1e6:.1f}M",
-                             f"{sum(x[8] == 'ok' for x in done)}/{len(done)} ok"])
+    done = [w for w in solved if 40 <= w.number <= 49]
+    if done:
+        nodes = sum(w.result.nodes for w in done)
+        cpu = sum(w.cpu_seconds for w in done)
+        rows.append([f"total #{done[0].number}-#{done[-1].number}", "", "", "", "",
+                     f"{nodes:,}", f"{cpu:.2f}", f"{nodes / cpu / 1e6:.1f}M",
+                     f"{sum(w.correct for w in done)}/{len(done)} ok"])
     print(format_table(["FFO", "empties", "move", "score", "file", "nodes", "CPU s", "nodes/s",
                         "check"], rows))
 

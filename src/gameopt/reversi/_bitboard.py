@@ -26,7 +26,7 @@ from numba import njit
 
 __all__ = [
     "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
-    "perft", "square_of", "RAYS",
+    "perft", "square_of", "around", "RAYS", "CORNERS",
 ]
 
 U0 = np.uint64(0)
@@ -158,8 +158,7 @@ def _make_lines() -> np.ndarray:
     for k, d in enumerate((0, 2, 3, 1)):
         seen: list[int] = []
         for s in range(64):
-            opposite = RAYS[d + 4, s] if d < 4 else RAYS[d - 4, s]
-            line = int(RAYS[d, s] | opposite) | (1 << s)
+            line = int(RAYS[d, s] | RAYS[d + 4, s]) | (1 << s)
             if line not in seen:
                 seen.append(line)
         for i, line in enumerate(seen):
@@ -208,6 +207,18 @@ def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
         if new == stable:
             return stable
         stable = new
+
+
+CORNERS = np.uint64(0x8100000000000081)
+
+
+@njit(cache=True, inline="always")
+def around(x: np.uint64) -> np.uint64:
+    """Squares next to any square of x (8-neighbourhood)."""
+    h = ((x << S1) & NOT_A) | ((x >> S1) & NOT_H)
+    v = (x << S8) | (x >> S8)
+    d = ((x << S9) & NOT_A) | ((x >> S9) & NOT_H) | ((x << S7) & NOT_H) | ((x >> S7) & NOT_A)
+    return h | v | d
 
 
 @njit(cache=True, inline="always")

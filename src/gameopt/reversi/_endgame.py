@@ -21,14 +21,10 @@ import numpy as np
 from numba import njit
 
 from gameopt.reversi._bitboard import (
-    NOT_A,
-    NOT_H,
-    S1,
-    S7,
-    S8,
-    S9,
+    CORNERS,
     U0,
     U1,
+    around,
     flips,
     get_moves,
     popcount,
@@ -56,14 +52,7 @@ BIT = np.array([1 << s for s in range(64)], dtype=np.uint64)
 
 
 def _neighbours() -> np.ndarray:
-    out = np.zeros(64, dtype=np.uint64)
-    for s in range(64):
-        r, c = divmod(s, 8)
-        for dr in (-1, 0, 1):
-            for dc in (-1, 0, 1):
-                if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
-                    out[s] |= np.uint64(1 << (8 * (r + dr) + c + dc))
-    return out
+    return np.array([around(np.uint64(1 << s)) for s in range(64)], dtype=np.uint64)
 
 
 NEIGHBOUR = _neighbours()
@@ -71,7 +60,6 @@ NEIGHBOUR = _neighbours()
 QUADRANT = np.array([(s // 32) * 2 + (s % 8) // 4 for s in range(64)], dtype=np.int64)
 QUAD_MASK = np.array([sum(1 << s for s in range(64) if (s // 32) * 2 + (s % 8) // 4 == q)
                       for q in range(4)], dtype=np.uint64)
-CORNERS = np.uint64(0x8100000000000081)
 
 
 @njit(cache=True, inline="always")
@@ -312,16 +300,6 @@ def _mobility_weighted(P: np.uint64, O: np.uint64) -> int:
     return popcount(m) + popcount(m & CORNERS)
 
 
-@njit(cache=True, inline="always")
-def _potential(P: np.uint64, O: np.uint64) -> int:
-    """Empty squares next to O's discs (P's potential mobility)."""
-    x = O
-    h = ((x << S1) & NOT_A) | ((x >> S1) & NOT_H)
-    v = (x << S8) | (x >> S8)
-    d = ((x << S9) & NOT_A) | ((x >> S9) & NOT_H) | ((x << S7) & NOT_H) | ((x >> S7) & NOT_A)
-    return popcount((h | v | d) & ~(P | O))
-
-
 @njit(cache=True)
 def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
            sq: np.ndarray, fl: np.ndarray, keys: np.ndarray) -> int:
@@ -341,7 +319,7 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
         if s == hash_move:
             key = -(1 << 30)
         else:
-            key = (_mobility_weighted(np_, no) << 4) + _potential(np_, no)
+            key = (_mobility_weighted(np_, no) << 4) + popcount(around(no) & ~(np_ | no))
             if b & CORNERS:
                 key -= 24
         # insertion sort by key

@@ -23,13 +23,9 @@ import numpy as np
 from numba import njit
 
 from gameopt.reversi._bitboard import (
-    NOT_A,
-    NOT_H,
-    S1,
-    S7,
-    S8,
-    S9,
+    CORNERS,
     U0,
+    around,
     get_moves,
     popcount,
     stable_discs,
@@ -43,27 +39,17 @@ HEURISTIC_TERMS = ("mobility", "potential mobility", "corners", "X-squares", "C-
 #: Hand-set weights (centi-discs per unit of each term), in the order of HEURISTIC_TERMS.
 HEURISTIC_WEIGHTS = np.array([70, 25, 700, -250, -80, 60, 0], dtype=np.int32)
 
-CORNERS = np.uint64(0x8100000000000081)
 _CORNER_SQ = (0, 7, 56, 63)
 _X_SQ = (9, 14, 49, 54)
 _C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
             np.uint64((1 << 48) | (1 << 57)), np.uint64((1 << 55) | (1 << 62)))
 
 
-@njit(cache=True, inline="always")
-def _around(x: np.uint64) -> np.uint64:
-    """Squares next to any square of x (8-neighbourhood)."""
-    h = ((x << S1) & NOT_A) | ((x >> S1) & NOT_H)
-    v = (x << S8) | (x >> S8)
-    d = ((x << S9) & NOT_A) | ((x >> S9) & NOT_H) | ((x << S7) & NOT_H) | ((x >> S7) & NOT_A)
-    return h | v | d
-
-
 @njit(cache=True)
 def _heuristic(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     empty = ~(P | O)
     score = w[0] * (popcount(get_moves(P, O)) - popcount(get_moves(O, P)))
-    score += w[1] * (popcount(_around(O) & empty) - popcount(_around(P) & empty))
+    score += w[1] * (popcount(around(O) & empty) - popcount(around(P) & empty))
     score += w[2] * (popcount(P & CORNERS) - popcount(O & CORNERS))
     for k in range(4):
         corner = np.uint64(1) << np.uint64(_CORNER_SQ[k])

@@ -261,7 +261,6 @@ def search(board: Board, depth: int | None = None, time: float | None = None,
 
 def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
     """Follow the table's best moves from ``board`` (at most ``depth`` moves)."""
-    from gameopt.reversi._tt import MOVE, probe
     pv: list[Move] = []
     b = board
     while len(pv) < depth:
@@ -272,10 +271,11 @@ def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
             pv.append(PASS)
             b = b.play(PASS)
             continue
-        slot = probe(run.keys, np.uint64(b.player), np.uint64(b.opponent))
-        if slot < 0 or run.data[slot, MOVE] < 0 or Move(int(run.data[slot, MOVE])) not in legal:
+        slot = _tt.probe(run.keys, np.uint64(b.player), np.uint64(b.opponent))
+        square = int(run.data[slot, _tt.MOVE]) if slot >= 0 else -1
+        if square < 0 or Move(square) not in legal:
             break
-        mv = Move(int(run.data[slot, MOVE]))
+        mv = Move(square)
         pv.append(mv)
         b = b.play(mv)
     return tuple(pv)
