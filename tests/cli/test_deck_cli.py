@@ -13,6 +13,22 @@ def test_build_on_embedded_data(capsys: pytest.CaptureFixture[str]) -> None:
     assert "score " in out and "cost " in out and "/200" in out and "contribution" in out
 
 
+def test_build_explains_binding_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "build", "--cost", "150", "--attribute", "god", "--leader", "1000",
+                 "--char-limit", "2", "--method", "tabu", "--time-limit", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "(leader)" in out and "tabu in" in out
+    assert "rule cost cap" in out and "rule attribute minimum" in out
+    assert "binds" in out
+
+
+def test_build_exact_reports_proof_or_gap(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "build", "--cost", "150", "--method", "exact", "--time-limit", "2",
+                 "--no-explain"]) == 0
+    out = capsys.readouterr().out
+    assert "exact in" in out and ("proven optimal" in out or "gap" in out)
+
+
 def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["deck", "synth", str(tmp_path), "--seed", "3"]) == 0
     scores = tmp_path / "scores.npz"

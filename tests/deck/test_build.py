@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,8 @@ from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import deck_problems, is_feasible
 from gameopt.errors import InfeasibleError, InvalidInputError
 
-MDP_DIR = Path("/work/shared/data/mdp")
+MDP_DIR = (Path(os.environ["GAMEOPT_DATA"]) if os.environ.get("GAMEOPT_DATA")
+           else Path(__file__).resolve().parents[2].parent / "shared" / "data") / "mdp"
 
 
 def _sym(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -107,7 +109,7 @@ def test_small_pools_match_brute_force(seed: int) -> None:
         with pytest.raises(InfeasibleError):
             build_deck(p, "vds", seed=seed)
         return
-    for method in ("greedy", "hc", "vds"):
+    for method in ("greedy", "hc", "vds", "tabu"):
         r = build_deck(p, method, seed=seed, restarts=40)
         assert is_feasible(p, r.deck)
         assert r.score == pytest.approx(deck_score(p, r.deck))
@@ -173,16 +175,57 @@ def test_bad_arguments() -> None:
         build_deck(p, "hc", start=list(range(16)))
 
 
-def test_same_seed_same_result() -> None:
+@pytest.mark.parametrize("method", ["vds", "tabu"])
+def test_same_seed_same_result(method: str) -> None:
     p = _random_problem(11, n=60, size=8)
-    a = build_deck(p, "vds", seed=5, restarts=15)
-    b = build_deck(p, "vds", seed=5, restarts=15)
+    a = build_deck(p, method, seed=5, restarts=15)
+    b = build_deck(p, method, seed=5, restarts=15)
     assert a.deck == b.deck and a.score == b.score
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_tabu_size_only_matches_brute_force(seed: int) -> None:
+    """The constrained neighbourhood (size rule only, one must-include piece)."""
+    rng = np.random.default_rng(100 + seed)
+    n, size = 16, 5
+    R = _sym(rng, n) * 10 - 3  # negative scores too: the spread argument must hold
+    p = DeckProblem(R, size, must=(int(rng.integers(n)),) if seed % 2 else ())
+    r = build_deck(p, "tabu", seed=seed, restarts=5, stall=200)
+    assert r.score == pytest.approx(_brute(p), abs=1e-5)
+
+
+def test_constrained_move_is_the_best_non_tabu_swap() -> None:
+    """The constrained scan returns the gain of the best non-tabu swap (brute force)."""
+    from gameopt.deck import _tabu_kernel as T
+
+    rng = np.random.default_rng(7)
+    n, size = 60, 9
+    for _ in range(200):
+        R = _sym(rng, n) * 8 - 2
+        np.fill_diagonal(R, 0)
+        leader = np.zeros(n, np.float32)
+        deck = rng.choice(n, size, replace=False).astype(np.int64)
+        char = np.arange(n, dtype=np.int64)
+        pos, g, _, _ = K.init_state(R, leader, deck, char, n, np.zeros(n, np.int64),
+                                    np.zeros(n, np.int64))
+        it = 50
+        until = np.where(rng.random(n) < 0.3, it + 5, 0).astype(np.int64)
+        locked = (rng.random(n) < 0.1).astype(np.int64)
+        d, a, b = T._constrained_move(R, float(R.max() - R.min()), it, until, deck, pos, g,
+                                      locked, np.random.default_rng(0),
+                                      np.empty(size, np.int64), np.empty(n, np.int64))
+        gains = [g[y] - g[x] - R[x, y] for x in deck for y in range(n)
+                 if pos[y] < 0 and not locked[x] and until[x] <= it and until[y] <= it]
+        if not gains:
+            assert a == -1
+            continue
+        assert d == pytest.approx(max(gains), abs=1e-9)
+        assert pos[a] >= 0 and pos[b] < 0 and g[b] - g[a] - R[a, b] == pytest.approx(d)
 
 
 # -- MDP --------------------------------------------------------------------------------
 
-@pytest.mark.skipif(not MDP_DIR.is_dir(), reason="shared MDPLIB data /work/shared/data/mdp "
+@pytest.mark.skipif(not MDP_DIR.is_dir(), reason=f"shared MDPLIB data {MDP_DIR} "
                     "is absent on this machine")
 def test_mdp_reads_and_reaches_gkd_bkv() -> None:
     from gameopt.deck.mdp import read_mdp, solve_mdp

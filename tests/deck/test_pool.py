@@ -90,6 +90,32 @@ def test_to_problem_char_limit_two_keeps_leader_character(pool: Pool) -> None:
     assert ids == (2, 3)
 
 
+def _owned_pool() -> tuple[Pool, Collection]:
+    """Leader 1 (character 10) and three more of its character, plus three others."""
+    pieces = [Piece(1, "lead", 10, "god", 1, "S")]
+    pieces += [Piece(i, f"lead{i}", 10, "god", 1, "S") for i in (2, 3, 4)]
+    pieces += [Piece(i, f"p{i}", 10 + i, "demon", 1, "C") for i in (5, 6, 7)]
+    return Pool(tuple(pieces)), Collection(tuple(p.id for p in pieces))
+
+
+@pytest.mark.parametrize(("limit", "most"), [(1, 0), (2, 1), (3, 2)])
+def test_leader_uses_one_place_of_its_character_limit(limit: int, most: int) -> None:
+    from gameopt.deck.build import build_deck
+    from gameopt.deck.verify import is_feasible
+
+    pool, coll = _owned_pool()
+    ids = tuple(p.id for p in pool.pieces)
+    R = np.zeros((7, 7), np.float32)
+    R[:4, :4] = 10.0  # the leader's character combos with itself: the limit must bind
+    np.fill_diagonal(R, 0.0)
+    rules = Rules(size=4, char_limits={10: limit}, char_limit=1, leader=1)
+    prob, pids = to_problem(pool, coll, rules, Scores(ids, R))
+    deck = build_deck(prob, "vds", seed=0)
+    assert is_feasible(prob, deck.deck)
+    same = sum(1 for i in deck.deck if pool[pids[i]].character == 10)
+    assert same == most  # leader + `most` others = the limit
+
+
 @pytest.mark.parametrize(("coll", "rules", "match"), [
     ((2, 3, 4), Rules(size=2, leader=1), r"leader: piece 1 is not in the collection"),
     ((1, 3, 4), Rules(size=2, must=(5,)), r"must: piece 5 is not in the collection"),
@@ -106,6 +132,7 @@ def test_to_problem_errors(pool: Pool, coll: tuple[int, ...], rules: Rules, matc
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"size": 0}, r"size: deck size 0"),
     ({"char_limit": 0}, r"char_limit: 0"),
+    ({"char_limits": {3: 0}}, r"char_limits: character 3 has limit 0"),
     ({"attribute": "angel"}, r"attribute: 'angel' is not one of god"),
     ({"attribute": "god", "attribute_min": 17}, r"attribute_min: 17 outside 0..16"),
     ({"attribute_min": 3}, r"attribute_min: given without an attribute"),

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from gameopt.deck.pool import Pool
+    from gameopt.deck.problem import DeckProblem
 
 __all__ = ["register"]
 
@@ -26,9 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--must", default="", metavar="ID,...", help="pieces that must be in")
     b.add_argument("--leader", type=int, default=None, metavar="ID")
     b.add_argument("--char-limit", type=int, default=1)
-    b.add_argument("--method", default="vds", choices=["vds", "hc", "greedy"])
+    b.add_argument("--method", default="vds", choices=["vds", "hc", "greedy", "tabu", "exact"])
     b.add_argument("--seed", type=int, default=0)
-    b.add_argument("--time-limit", type=float, default=None, metavar="S")
+    b.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="CPU seconds for the heuristics; wall seconds for exact (default 60)")
+    b.add_argument("--no-explain", action="store_true",
+                   help="skip the binding-rule analysis (one rebuild per active rule)")
     b.add_argument("--synth-seed", type=int, default=0, help="seed of the synthetic data")
     b.set_defaults(func=cmd_build)
 
@@ -48,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--time-limit", type=float, default=10.0)
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--target", type=float, default=None, help="stop at this value")
+    m.add_argument("--method", default="tabu", choices=["tabu", "vds", "hc"])
     m.set_defaults(func=cmd_mdp)
 
 
@@ -59,8 +69,6 @@ def _ids(text: str, flag: str) -> tuple[int, ...]:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from gameopt.deck.build import build_deck
     from gameopt.deck.pool import Rules, read_collection, read_pool, read_scores, to_problem
     from gameopt.deck.scores import deck_scores
@@ -80,34 +88,52 @@ def cmd_build(args: argparse.Namespace) -> int:
                   attribute_min=args.attribute_min if args.attribute else 0,
                   must=_ids(args.must, "--must"), leader=args.leader)
     problem, ids = to_problem(pool, collection, rules, scores)
-    res = build_deck(problem, args.method, seed=args.seed, time_limit=args.time_limit)
-    deck = np.array(res.deck)
-    contrib = problem.R[np.ix_(deck, deck)].sum(axis=1) / 2
-    if problem.leader_scores is not None:
-        contrib = contrib + problem.leader_scores[deck]
+    if args.method == "exact":
+        from gameopt.deck.exact import solve_exact
+
+        ex = solve_exact(problem, time_limit=args.time_limit or 60.0)
+        chosen, score = ex.deck, ex.score
+        how = (f"exact in {ex.seconds:.1f} s wall, "
+               + ("proven optimal" if ex.proven else
+                  f"not proven: bound {ex.upper_bound:.3f}, gap {100 * ex.gap:.2f}%"))
+    else:
+        res = build_deck(problem, args.method, seed=args.seed, time_limit=args.time_limit)
+        chosen, score = res.deck, res.score
+        how = f"{res.method} in {res.seconds * 1000:.0f} ms CPU"
+    _print_deck(problem, chosen, ids, pool, args)
+    attrs = {a: 0 for a in ("god", "demon", "dragon")}
+    total_cost = sum(pool[ids[i]].cost for i in chosen)
+    for pid in [ids[i] for i in chosen] + ([args.leader] if args.leader is not None else []):
+        attrs[pool[pid].attribute] = attrs.get(pool[pid].attribute, 0) + 1
+    if args.leader is not None:
+        total_cost += pool[args.leader].cost
+    print(f"\nscore {score:.3f}, cost {total_cost}/{args.cost}, attributes "
+          + ", ".join(f"{a} {n}" for a, n in attrs.items()) + f"; {how}")
+    if not args.no_explain:
+        from gameopt.deck.explain import binding_rules
+
+        effects = binding_rules(problem, chosen, seed=args.seed)
+        for e in effects:
+            verdict = (f"binds: +{e.gain:.3f} without it" if e.binds
+                       else "does not bind (no better deck without it)")
+            print(f"rule {e.rule} ({e.usage}): {verdict}")
+    return 0
+
+
+def _print_deck(problem: DeckProblem, chosen: Sequence[int], ids: Sequence[int], pool: Pool,
+                args: argparse.Namespace) -> None:
+    from gameopt.deck.explain import contributions
+
+    share = contributions(problem, chosen)
     rows: list[list[object]] = []
-    total_cost = 0
-    for k, i in enumerate(res.deck):
+    for k, i in enumerate(chosen):
         piece = pool[ids[i]]
-        total_cost += piece.cost
         rows.append([piece.id, piece.name, piece.attribute, piece.cost,
-                     round(float(contrib[k]), 3)])
+                     round(float(share[k]), 3)])
     if args.leader is not None:
         lp = pool[args.leader]
-        total_cost += lp.cost
         rows.insert(0, [lp.id, lp.name + " (leader)", lp.attribute, lp.cost, "-"])
     print(format_table(["id", "name", "attribute", "cost", "contribution"], rows))
-    attrs = {a: sum(1 for r in rows if r[2] == a) for a in ("god", "demon", "dragon")}
-    binds = []
-    if total_cost >= args.cost - 4:
-        binds.append(f"cost cap ({total_cost}/{args.cost})")
-    if args.attribute and attrs[args.attribute] == args.attribute_min:
-        binds.append(f"{args.attribute} minimum ({args.attribute_min})")
-    print(f"\nscore {res.score:.3f}, cost {total_cost}/{args.cost}, attributes "
-          + ", ".join(f"{a} {n}" for a, n in attrs.items())
-          + f"; {res.method} in {res.seconds * 1000:.0f} ms CPU; binding: "
-          + (", ".join(binds) or "none within 4 of its limit"))
-    return 0
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
@@ -138,7 +164,8 @@ def cmd_mdp(args: argparse.Namespace) -> int:
 
     if not Path(args.file).exists():
         raise InvalidInputError(f"{args.file}: no such file")
-    r = solve_mdp(args.file, args.time_limit, args.seed, target=args.target)
+    r = solve_mdp(args.file, args.time_limit, args.seed, target=args.target,
+                  method=args.method)
     print(f"{args.file}: value {r.value:.6f} after {r.cpu_to_best:.3f} s CPU (ran "
           f"{r.cpu_seconds:.3f} s){'; target reached' if r.reached else ''}")
     print("subset: " + " ".join(map(str, r.subset)))

@@ -18,7 +18,8 @@ State of one search (all owned by the caller, updated in place):
     ``st[0]`` total cost, ``st[1]`` pieces with the attribute.
 
 Rules: ``cost`` int64 (n,), ``cap`` (a huge value when there is no cap), ``char`` int64 (n,),
-``climit``, ``attr`` int64 (n,) 0/1, ``amin``, ``locked`` int64 (n,) 1 for must-include.
+``climit`` int64 (n_characters,) the limit of each character, ``attr`` int64 (n,) 0/1,
+``amin``, ``locked`` int64 (n,) 1 for must-include.
 
 References
 ----------
@@ -33,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["init_state", "apply_swap", "local_search"]
+__all__ = ["init_state", "apply_swap", "kick", "local_search"]
 
 
 @njit(cache=True, inline="always")
@@ -85,37 +86,61 @@ def _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
         return False
     if st[0] - cost[a] + cost[b] > cap:
         return False
-    if char[a] != char[b] and cc[char[b]] >= climit:
+    if char[a] != char[b] and cc[char[b]] >= climit[char[b]]:
         return False
     return st[1] - attr[a] + attr[b] >= amin
 
 
 @njit(cache=True)
-def _scan(R, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
-          ban_in, ban_out, nban):
+def _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand):
+    """Pieces out of the deck that can enter by a swap with gain > ``need``, into ``cand``.
+
+    A swap of ``a`` for ``b`` gains ``g[b] - g[a] - R[a, b] ≤ g[b] - g_min - rmin`` with
+    ``g_min`` the least gain of a piece that may leave and ``rmin ≤ min R``, so only
+    ``b`` with ``g[b] > g_min + need + rmin`` can qualify. Returns their count (in
+    ascending index order, so scans visit swaps in the same order as a full scan).
+    O(n + size).
+    """
+    gmin = np.inf
+    for k in range(deck.shape[0]):
+        a = deck[k]
+        if locked[a] == 0 and not _listed(ban_in, nban, a) and g[a] < gmin:
+            gmin = g[a]
+    cnt = 0
+    if gmin == np.inf:
+        return cnt
+    thr = gmin + need + rmin
+    for b in range(g.shape[0]):
+        if pos[b] < 0 and g[b] > thr and not _listed(ban_out, nban, b):
+            cand[cnt] = b
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
+          ban_in, ban_out, nban, cand):
     """Best swap with gain > ``need`` whose result keeps the rules with cost ≤ ``cap``.
 
     ``ban_in[:nban]`` may not leave, ``ban_out[:nban]`` may not come back (KL locking).
-    Returns (gain, a, b); a = -1 when there is none. O(size·n).
+    Returns (gain, a, b); a = -1 when there is none. O(n + size·|promising|), at most
+    O(size·n).
     """
     best = need
     ba = -1
     bb = -1
-    n = R.shape[0]
+    nc = _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand)
     for k in range(deck.shape[0]):
         a = deck[k]
         if locked[a] != 0 or _listed(ban_in, nban, a):
             continue
         ga = g[a]
-        for b in range(n):
-            if pos[b] >= 0:
-                continue
+        for t in range(nc):
+            b = cand[t]
             d = g[b] - ga - np.float64(R[a, b])
             if d <= best:
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
-                continue
-            if _listed(ban_out, nban, b):
                 continue
             best = d
             ba = a
@@ -124,24 +149,21 @@ def _scan(R, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, lo
 
 
 @njit(cache=True)
-def _collect(R, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, attr,
-             climit, amin, locked, ban_in, ban_out, nban):
+def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, attr,
+             climit, amin, locked, ban_in, ban_out, nban, cand):
     """The ``width`` best swaps with gain > ``need`` under cost ≤ ``cap`` into ca/cb/cd."""
     cnt = 0
-    n = R.shape[0]
+    nc = _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand)
     for k in range(deck.shape[0]):
         a = deck[k]
         if locked[a] != 0 or _listed(ban_in, nban, a):
             continue
-        for b in range(n):
-            if pos[b] >= 0:
-                continue
+        for t in range(nc):
+            b = cand[t]
             d = g[b] - g[a] - np.float64(R[a, b])
             if d <= need or (cnt == width and d <= cd[width - 1]):
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
-                continue
-            if _listed(ban_out, nban, b):
                 continue
             i = cnt if cnt < width else width - 1  # insertion sort, best first
             while i > 0 and cd[i - 1] < d:
@@ -158,8 +180,8 @@ def _collect(R, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, 
 
 
 @njit(cache=True)
-def _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap, climit,
-              attr, amin, locked):
+def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
+              climit, attr, amin, locked, cand):
     """One VDS move; returns the number of swaps applied (0: local optimum).
 
     Level k is the state after k tentative swaps, whose score is ``acc[k]`` above the
@@ -180,17 +202,18 @@ def _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap
     expand = True
     while level >= 0:
         if expand:
-            d, a, b = _scan(R, cap, eps - acc[level], deck, pos, g, cc, st, char, cost, attr,
-                            climit, amin, locked, ban_in, ban_out, level)
+            d, a, b = _scan(R, rmin, cap, eps - acc[level], deck, pos, g, cc, st, char, cost,
+                            attr, climit, amin, locked, ban_in, ban_out, level, cand)
             if a >= 0:
                 apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
                 return level + 1
             cnt[level] = 0
             idx[level] = 0
             if level + 1 < depth:
-                cnt[level] = _collect(R, cap + relax, eps - acc[level], width, ca[level],
-                                      cb[level], cd[level], deck, pos, g, cc, st, char, cost,
-                                      attr, climit, amin, locked, ban_in, ban_out, level)
+                cnt[level] = _collect(R, rmin, cap + relax, eps - acc[level], width,
+                                      ca[level], cb[level], cd[level], deck, pos, g, cc, st,
+                                      char, cost, attr, climit, amin, locked, ban_in, ban_out,
+                                      level, cand)
             expand = False
         if idx[level] < cnt[level]:
             i = idx[level]
@@ -213,19 +236,10 @@ def _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap
 
 
 @njit(cache=True)
-def local_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, locked,
-                 depth, relax, width, eps, kick_a, kick_b, n_kick, max_moves):
-    """Hill climbing from ``deck0`` (feasible); returns ``(deck, moves, swaps)``.
-
-    Optional kick first: for t in order, swap out ``deck[kick_a[t] % size]`` for
-    ``kick_b[t]`` when that keeps every rule, until ``n_kick`` swaps were applied
-    (iterated local search). Then each move is the *best-improvement* 1-swap, or, when
-    none improves and ``depth > 1``, a VDS move (:func:`_vds_move`). ``depth == 1`` is
-    plain 1-swap hill climbing. Each swap evaluation is O(1), a scan O(size·n), an
-    applied swap O(n).
-    """
-    deck = deck0.copy()
-    pos, g, cc, st = init_state(R, leader, deck, char, n_char, cost, attr)
+def kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climit, attr,
+         amin, locked):
+    """Random perturbation: for t in order, swap out ``deck[kick_a[t] % size]`` for
+    ``kick_b[t]`` when that keeps every rule, until ``n_kick`` swaps were applied."""
     size = deck.shape[0]
     done = 0
     for t in range(kick_a.shape[0]):
@@ -237,11 +251,30 @@ def local_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, 
                                     locked):
             apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
             done += 1
+
+
+@njit(cache=True)
+def local_search(R, rmin, leader, deck0, char, n_char, climit, cost, cap, attr, amin,
+                 locked, depth, relax, width, eps, kick_a, kick_b, n_kick, max_moves):
+    """Hill climbing from ``deck0`` (feasible); returns ``(deck, moves, swaps)``.
+
+    Optional kick first: for t in order, swap out ``deck[kick_a[t] % size]`` for
+    ``kick_b[t]`` when that keeps every rule, until ``n_kick`` swaps were applied
+    (iterated local search). Then each move is the *best-improvement* 1-swap, or, when
+    none improves and ``depth > 1``, a VDS move (:func:`_vds_move`). ``depth == 1`` is
+    plain 1-swap hill climbing. Each swap evaluation is O(1), a scan O(size·n), an
+    applied swap O(n).
+    """
+    deck = deck0.copy()
+    pos, g, cc, st = init_state(R, leader, deck, char, n_char, cost, attr)
+    kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climit, attr,
+         amin, locked)
     moves = 0
     swaps = 0
+    cand = np.empty(R.shape[0], dtype=np.int64)
     while moves < max_moves:
-        k = _vds_move(R, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
-                      climit, attr, amin, locked)
+        k = _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
+                      climit, attr, amin, locked, cand)
         if k == 0:
             break
         moves += 1

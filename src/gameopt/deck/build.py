@@ -1,4 +1,4 @@
-"""Deck builders: greedy (the in-game baseline), 1-swap hill climbing and VDS hill climbing.
+"""Deck builders: greedy (the in-game baseline), 1-swap and VDS hill climbing, tabu search.
 
 All three take a :class:`~gameopt.deck.problem.DeckProblem`, return a
 :class:`DeckResult` checked by :mod:`gameopt.deck.verify`, or raise
@@ -7,13 +7,15 @@ All three take a :class:`~gameopt.deck.problem.DeckProblem`, return a
 References
 ----------
 B. W. Kernighan and S. Lin, Bell System Technical Journal 49(2), 1970 (variable depth
-search); I. Nagasawa, DeNA engineering blog, 2020 (VDS deck building, depth 3, cost +10).
+search); I. Nagasawa, DeNA engineering blog, 2020 (VDS deck building, depth 3, cost +10);
+G. Palubeckis, Applied Mathematics and Computation 189(1), 2007 (iterated tabu search for
+the maximum diversity problem).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.rng import make_rng
+from gameopt.deck import _construct_kernel as C
+from gameopt.deck import _tabu_kernel as T
 from gameopt.deck import _vds_kernel as K
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import deck_problems
@@ -28,9 +32,10 @@ from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
 __all__ = ["DeckResult", "build_deck", "METHODS"]
 
-METHODS = ("vds", "hc", "greedy")
+METHODS = ("vds", "hc", "greedy", "tabu")
 _BIG = 2**62
 _TRIES = 50  # candidates tried per construction step before completing by the certificate
+_TABU_BASE, _TABU_RAND = 15, 10  # tabu tenure of a dropped piece: 15 + U{0..10} swaps
 
 
 @dataclass(frozen=True)
@@ -73,18 +78,25 @@ class _Arrays:
         self.cap = _BIG if p.cost_cap is None else int(p.cost_cap)
         if p.character is None:
             self.char = np.arange(n, dtype=np.int64)
-            self.climit = _BIG
+            self.climit = np.full(n, _BIG, dtype=np.int64)
         else:
-            self.char = np.unique(p.character, return_inverse=True)[1].astype(np.int64)
-            self.climit = int(p.char_limit)
+            used, self.char = np.unique(p.character, return_inverse=True)
+            self.char = self.char.astype(np.int64)
+            self.climit = p.char_limits()[used]  # limit of each renumbered character
         self.n_char = int(self.char.max()) + 1
+        per_char = np.bincount(self.char, minlength=self.n_char)
         self.attr = (np.zeros(n, np.int64) if p.attribute is None
                      else (p.attribute != 0).astype(np.int64))
         self.amin = int(p.attribute_min)
         self.locked = np.zeros(n, np.int64)
         self.locked[list(p.must)] = 1
-        self.order = np.argsort(self.cost, kind="stable")  # cheapest first
-        self.eps = 1e-7 * max(1.0, float(np.abs(p.R).max(initial=0.0)))
+        self.order = np.argsort(self.cost, kind="stable").astype(np.int64)  # cheapest first
+        self.free = (self.cap == _BIG and self.amin == 0
+                     and bool((per_char <= self.climit).all()))
+        lo, hi = p.r_range
+        self.spread = hi - lo  # ≥ the off-diagonal spread
+        self.rmin = min(lo, 0.0)  # ≤ every R entry
+        self.eps = 1e-7 * max(1.0, -lo, hi)
 
 
 def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | None:
@@ -98,7 +110,7 @@ def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | No
     cc: dict[int, int] = {}
     for i in chosen:
         cc[int(a.char[i])] = cc.get(int(a.char[i]), 0) + 1
-    if cc and max(cc.values()) > a.climit:
+    if any(c > a.climit[ch] for ch, c in cc.items()):
         return None
     need_attr = a.amin - sum(int(a.attr[i]) for i in chosen)
     left = p.size - len(chosen)
@@ -110,7 +122,7 @@ def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | No
             if len(extra) == left or (attr_pass and need_attr <= 0):
                 break
             ch = int(a.char[i])
-            if i in inset or cc.get(ch, 0) >= a.climit or (attr_pass and not a.attr[i]):
+            if i in inset or cc.get(ch, 0) >= a.climit[ch] or (attr_pass and not a.attr[i]):
                 continue
             inset.add(i)
             cc[ch] = cc.get(ch, 0) + 1
@@ -136,14 +148,14 @@ def _raise_if_plainly_infeasible(p: DeckProblem, a: _Arrays) -> None:
                               f"{a.amin} required")
     per_char = np.bincount(a.char, minlength=a.n_char)
     must_char = np.bincount(a.char[must], minlength=a.n_char) if must else per_char * 0
-    if must and int(must_char.max()) > a.climit:
-        ch = int(np.argmax(must_char))
+    if must and (must_char > a.climit).any():
+        ch = int(np.argmax(must_char > a.climit))
         raise InfeasibleError(f"rules: {int(must_char[ch])} must-include pieces share one "
-                              f"character, limit {a.climit}")
+                              f"character, limit {int(a.climit[ch])}")
     room = int(np.minimum(per_char, a.climit).sum())
     if room < p.size:
-        raise InfeasibleError(f"rules: at most {room} pieces fit the per-character limit "
-                              f"{a.climit}, deck size {p.size}")
+        raise InfeasibleError(f"rules: at most {room} pieces fit the per-character limits, "
+                              f"deck size {p.size}")
     cheapest = int(np.sort(a.cost)[:p.size].sum())
     if cheapest > a.cap:
         raise InfeasibleError(f"rules: the cheapest {p.size} pieces cost {cheapest} "
@@ -164,8 +176,8 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     # Per-character limit
     for ch in range(a.n_char):
         members = np.flatnonzero(a.char == ch)
-        if len(members) > a.climit:
-            m.add(sum(x[int(i)] for i in members) <= a.climit)
+        if len(members) > a.climit[ch]:
+            m.add(sum(x[int(i)] for i in members) <= int(a.climit[ch]))
     # Attribute minimum
     if a.amin > 0:
         m.add(sum(x[int(i)] for i in np.flatnonzero(a.attr)) >= a.amin)
@@ -189,11 +201,30 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     return deck
 
 
-def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None) -> list[int]:
+def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None,
+               seed_piece: int | None = None) -> list[int] | None:
     """Add pieces one by one, best gain first (``rng`` None: greedy) or in random order,
-    keeping a completion certificate; falls back to the certificate, then to CP-SAT."""
+    keeping a completion certificate (numba, :mod:`._construct_kernel`); falls back to
+    CP-SAT when the must-include pieces have no cheap completion. With ``seed_piece`` the
+    construction starts from it and the must-include pieces; None when that start has no
+    cheap completion."""
+    chosen = list(p.must) + ([] if seed_piece is None else [seed_piece])
+    if a.free:  # size rule only (MDP)
+        return _construct_free(p, a, rng, chosen)
+    rank = np.zeros(0) if rng is None else rng.random(p.n)
+    deck, ok = C.construct(a.R, a.leader, np.asarray(chosen, np.int64), p.size, a.char,
+                           a.n_char, a.climit, a.cost, a.cap, a.attr, a.amin, a.order,
+                           rank, _TRIES)
+    if ok:
+        return [int(i) for i in deck]
+    return _cpsat_start(p, a) if seed_piece is None else None
+
+
+def _construct_reference(p: DeckProblem, a: _Arrays,
+                         rng: np.random.Generator | None) -> list[int]:
+    """Plain-Python :func:`_construct` for the tests (same greedy deck)."""
     chosen = list(p.must)
-    if a.cap == _BIG and a.climit == _BIG and a.amin == 0:  # size rule only (MDP)
+    if a.free:
         return _construct_free(p, a, rng, chosen)
     cert = _completion(a, p, chosen)
     if cert is None:
@@ -202,6 +233,8 @@ def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None) -> l
     while len(chosen) < p.size:
         free = np.ones(p.n, bool)
         free[chosen] = False
+        counts = np.bincount(a.char[chosen], minlength=a.n_char)
+        free &= counts[a.char] < a.climit[a.char]  # characters at their limit are out
         cand = np.flatnonzero(free)
         cand = (cand[np.argsort(-gain[cand], kind="stable")] if rng is None
                 else rng.permutation(cand))
@@ -240,9 +273,21 @@ def _run_ls(a: _Arrays, deck: list[int], depth: int, relax: int, width: int,
     empty = np.zeros(0, np.int64)
     ka, kb, nk = kick if kick is not None else (empty, empty, 0)
     out, moves, swaps = K.local_search(
-        a.R, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost, a.cap,
-        a.attr, a.amin, a.locked, depth, relax, width, a.eps, ka, kb, nk, 10**9)
+        a.R, a.rmin, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost,
+        a.cap, a.attr, a.amin, a.locked, depth, relax, width, a.eps, ka, kb, nk, 10**9)
     return out, int(moves), int(swaps)
+
+
+def _run_tabu(a: _Arrays, deck: list[int], stall: int, seed: int, target: float,
+              kick: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int] | None,
+              ) -> tuple[npt.NDArray[np.int64], int]:
+    empty = np.zeros(0, np.int64)
+    ka, kb, nk = kick if kick is not None else (empty, empty, 0)
+    out, _, iters = T.tabu_search(
+        a.R, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost, a.cap,
+        a.attr, a.amin, a.locked, ka, kb, nk, a.free, a.spread, stall, _TABU_BASE,
+        _TABU_RAND, np.random.default_rng(seed), target, a.eps)
+    return out, int(iters)
 
 
 def _check_args(method: str, restarts: int, depth: int, relax: int, width: int) -> None:
@@ -254,9 +299,10 @@ def _check_args(method: str, restarts: int, depth: int, relax: int, width: int) 
 
 
 def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = None,
-               restarts: int = 20, time_limit: float | None = None, depth: int = 3,
-               relax: int = 10, width: int = 8, start: Sequence[int] | None = None,
-               target: float | None = None) -> DeckResult:
+               restarts: int = 16, time_limit: float | None = None, depth: int = 3,
+               relax: int = 10, width: int = 4, start: Sequence[int] | None = None,
+               target: float | None = None, stall: int | None = None,
+               seeds: int = 16) -> DeckResult:
     """Build a deck that keeps every rule of ``problem`` and scores high.
 
     Parameters
@@ -267,19 +313,28 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         still has a rule-keeping completion (the in-game baseline). ``hc``: best-improvement
         1-swap hill climbing. ``vds``: the same, and at a 1-swap optimum a variable depth
         move (up to ``depth`` swaps, cost cap relaxed by ``relax`` in between, the
-        ``width`` best candidates tried per level, backtracking).
+        ``width`` best candidates tried per level, backtracking). ``tabu``: iterated tabu
+        search over single swaps (each run ends after ``stall`` swaps without a new best;
+        the next starts from the best deck kicked by a few random swaps).
     seed : int or None
         Seed of the restarts' generator; same seed, same result (without ``time_limit``).
     restarts : int
-        Local searches: the first from the greedy deck (or ``start``), then alternately
-        from a random construction and from the best deck kicked by a few random swaps
-        (iterated local search).
+        Local searches: the first from the greedy deck (or ``start``), then (``hc``,
+        ``vds``) from up to ``seeds`` seeded greedy decks, then alternately from a random
+        construction and from the best deck kicked by a few random swaps (iterated local
+        search). ``tabu``: tabu runs, each after the first from the best deck kicked.
     time_limit : float or None
         CPU seconds; no new restart begins after it.
     start : sequence of int, optional
         A feasible deck to start the first local search from (checked).
     target : float, optional
         Stop as soon as a deck scores at least ``target`` (minus 1e-6 relative).
+    seeds : int
+        ``hc``/``vds``: restarts from greedy decks grown from strong, different seed
+        pieces (see :func:`_seeded_starts`) before the random ones.
+    stall : int, optional
+        ``tabu`` only: swaps without a new best that end a run (default ``20·n``, at
+        least 2,000).
 
     Returns
     -------
@@ -298,6 +353,8 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     swap costs O(n). A VDS move costs at most 1 + width + … + width^(depth-1) scans.
     """
     _check_args(method, restarts, depth, relax, width)
+    if stall is not None and stall < 1:
+        raise InvalidInputError(f"stall={stall}: need stall >= 1")
     t0 = time.process_time()
     a = _Arrays(problem)
     _raise_if_plainly_infeasible(problem, a)
@@ -308,35 +365,147 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
             raise InvalidInputError("start: " + "; ".join(bad))
         best = [int(i) for i in start]
     else:
-        best = _construct(problem, a, None)
+        first = _construct(problem, a, None)
+        assert first is not None  # without a seed piece it never fails silently
+        best = first
     best_score = deck_score(problem, best)
     stats: dict[str, Any] = {"restarts": 0, "moves": 0, "swaps": 0, "cpu_to_best": 0.0}
     goal = None if target is None else target - 1e-6 * max(1.0, abs(target))
-    if method != "greedy":
-        d = depth if method == "vds" else 1
-        n_kick = max(2, problem.size // 8)
-        for r in range(restarts):
-            if r > 0 and ((goal is not None and best_score >= goal) or (
-                    time_limit is not None and time.process_time() - t0 >= time_limit)):
-                break
-            kick = None
-            if r == 0:
-                deck = best
-            elif r % 2 == 1 or problem.size - len(problem.must) < 2:
-                deck = _construct(problem, a, rng)
+    if method == "tabu":
+        _iterated_tabu(problem, a, best, best_score, restarts, time_limit, goal, stall, rng,
+                       t0, stats)
+    elif method != "greedy":
+        _multistart(problem, a, best, best_score, method, restarts, seeds, time_limit, goal,
+                    (depth if method == "vds" else 1, relax, width), rng, t0, stats)
+    best = stats.pop("deck", best)
+    return _result(problem, a, best, method, t0, stats)
+
+
+def _done(best_score: float, goal: float | None, time_limit: float | None,
+          t0: float) -> bool:
+    """The target is reached or the CPU time is up (checked between restarts)."""
+    return ((goal is not None and best_score >= goal)
+            or (time_limit is not None and time.process_time() - t0 >= time_limit))
+
+
+def _keep_best(p: DeckProblem, a: _Arrays, out: npt.NDArray[np.int64], best: list[int],
+               best_score: float, t0: float, stats: dict[str, Any]
+               ) -> tuple[list[int], float]:
+    """``out`` if it beats ``best`` (recording the CPU time to it), else ``best``."""
+    s = deck_score(p, out)
+    if s > best_score + a.eps:
+        stats["cpu_to_best"] = time.process_time() - t0
+        return [int(i) for i in out], s
+    return best, best_score
+
+
+def _seed_order(p: DeckProblem, a: _Arrays) -> npt.NDArray[np.int64]:
+    """Seed pieces, strongest first.
+
+    A piece's strength is ``b_i = ½·(sum of the size-1 largest R[i, ·]) + leader_i`` (the
+    per-piece bound of :func:`gameopt.deck.exact.upper_bound`): a piece with strong
+    partners is the core of a strong deck. With an attribute minimum the order
+    alternates with the attribute pieces ranked by their partners *with* the attribute,
+    since most of the deck must come from those.
+    """
+    k = p.size - 1
+    b = 0.5 * C.top_row_sums(a.R, k, np.arange(p.n, dtype=np.int64)) + a.leader
+    plain = np.argsort(-b, kind="stable")
+    if a.amin <= 0:
+        return plain
+    with_attr = np.flatnonzero(a.attr).astype(np.int64)
+    ba = 0.5 * C.top_row_sums(a.R, min(k, a.amin), with_attr) + a.leader
+    attr_first = with_attr[np.argsort(-ba[with_attr], kind="stable")]
+    both = np.empty(len(plain) + len(attr_first), dtype=np.int64)
+    both[: 2 * len(attr_first): 2] = attr_first
+    both[1: 2 * len(attr_first): 2] = plain[: len(attr_first)]
+    both[2 * len(attr_first):] = plain[len(attr_first):]
+    return both
+
+
+def _seeded_starts(p: DeckProblem, a: _Arrays, count: int) -> Iterator[list[int]]:
+    """Greedy decks grown from strong, different seed pieces (:func:`_seed_order`).
+
+    Pieces in an earlier seeded deck, or tied to it nearly as strongly as its own pieces,
+    are not seeds again, so the starts spread over different groups of combos
+    (archetypes).
+    """
+    if count <= 0 or p.size - len(p.must) < 1:
+        return
+    covered = np.zeros(p.n, dtype=bool)
+    covered[list(p.must)] = True
+    made = 0
+    for i in _seed_order(p, a):
+        if made == count:
+            return
+        if covered[i]:
+            continue
+        deck = _construct(p, a, None, int(i))
+        covered[i] = True
+        if deck is not None:
+            # Its combo group: pieces tied to the deck at least half as much as its
+            # own pieces are on average (O(n·size))
+            tie = a.R[:, deck].sum(axis=1, dtype=np.float64)
+            covered |= tie >= 0.5 * max(float(tie[deck].mean()), 0.0)
+            covered[deck] = True
+            made += 1
+            yield deck
+
+
+def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float, method: str,
+                restarts: int, seeds: int, time_limit: float | None, goal: float | None,
+                vds: tuple[int, int, int], rng: np.random.Generator, t0: float,
+                stats: dict[str, Any]) -> None:
+    """Local searches from: ``best``, then up to ``seeds`` seeded greedy decks, then
+    alternately a random construction and the best deck kicked (iterated local search).
+    Leaves the best deck in ``stats["deck"]``."""
+    depth, relax, width = vds
+    n_kick = max(2, p.size // 8)
+    seeded = _seeded_starts(p, a, seeds)
+    r = 0
+    while r < restarts:
+        if r > 0 and _done(best_score, goal, time_limit, t0):
+            break
+        kick = None
+        deck = best if r == 0 else next(seeded, None)
+        if deck is None:
+            if r % 2 == 1 or p.size - len(p.must) < 2:
+                deck = _construct(p, a, rng)
+                assert deck is not None  # without a seed piece it never fails silently
             else:
                 deck = best
-                kick = (rng.integers(0, problem.size, 8 * n_kick).astype(np.int64),
-                        rng.integers(0, problem.n, 8 * n_kick).astype(np.int64), n_kick)
-            out, moves, swaps = _run_ls(a, deck, d, relax, width, kick)
-            stats["restarts"] += 1
-            stats["moves"] += moves
-            stats["swaps"] += swaps
-            s = deck_score(problem, out)
-            if s > best_score + a.eps:
-                best, best_score = [int(i) for i in out], s
-                stats["cpu_to_best"] = time.process_time() - t0
-    return _result(problem, a, best, method, t0, stats)
+                kick = (rng.integers(0, p.size, 8 * n_kick).astype(np.int64),
+                        rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
+        out, moves, swaps = _run_ls(a, deck, depth, relax, width, kick)
+        r += 1
+        stats["restarts"] += 1
+        stats["moves"] += moves
+        stats["swaps"] += swaps
+        best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
+    stats["deck"] = best
+
+
+def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
+                   restarts: int, time_limit: float | None, goal: float | None,
+                   stall: int | None, rng: np.random.Generator, t0: float,
+                   stats: dict[str, Any]) -> None:
+    """Tabu runs from ``best``, then from the best deck kicked; leaves it in stats["deck"]."""
+    n_kick = max(2, p.size // 8)
+    stall = max(2000, 20 * p.n) if stall is None else stall
+    tgt = np.inf if goal is None else goal
+    stats["iterations"] = 0
+    for r in range(restarts):
+        if r > 0 and _done(best_score, goal, time_limit, t0):
+            break
+        kick = None
+        if r > 0:
+            kick = (rng.integers(0, p.size, 8 * n_kick).astype(np.int64),
+                    rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
+        out, iters = _run_tabu(a, best, stall, int(rng.integers(2**31)), tgt, kick)
+        stats["restarts"] += 1
+        stats["iterations"] += iters
+        best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
+    stats["deck"] = best
 
 
 def _result(p: DeckProblem, a: _Arrays, deck: list[int], method: str, t0: float,

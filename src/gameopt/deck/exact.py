@@ -190,10 +190,11 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
                   <= problem.cost_cap)
     # Per-character limit
     if problem.character is not None:
+        limits = problem.char_limits()
         for ch in np.unique(problem.character):
             members = np.flatnonzero(problem.character == ch)
-            if len(members) > problem.char_limit:
-                model.add(sum(x[int(i)] for i in members) <= problem.char_limit)
+            if len(members) > limits[ch]:
+                model.add(sum(x[int(i)] for i in members) <= int(limits[ch]))
     # Attribute minimum
     if problem.attribute_min > 0:
         have = [x[int(i)] for i in np.flatnonzero(problem.attribute)] \

@@ -1,4 +1,4 @@
-"""MDPLIB instances of the Maximum Diversity Problem, solved with the deck VDS engine.
+"""MDPLIB instances of the Maximum Diversity Problem, solved with the deck engine.
 
 Format (MDPLIB, Martí, Gallego, Duarte): first line ``n m``, then one line ``i j d_ij``
 per unordered pair, 0-based. Only the size rule applies.
@@ -68,16 +68,18 @@ class MdpResult:
 
 
 def solve_mdp(path: str | Path, time_limit: float = 10.0, seed: int | None = None, *,
-              target: float | None = None, rel_tol: float = 1e-6) -> MdpResult:
-    """VDS hill climbing with restarts on an MDPLIB instance.
+              target: float | None = None, rel_tol: float = 1e-6,
+              method: str = "tabu") -> MdpResult:
+    """Iterated tabu search (or another deck method) on an MDPLIB instance.
 
     Stops at ``time_limit`` CPU seconds or once ``target`` (e.g. the best-known value) is
-    reached within ``rel_tol``. The reading time is not counted.
+    reached within ``rel_tol``. The reading time is not counted. ``method`` is any of
+    :data:`gameopt.deck.build.METHODS` (``vds`` restarts with iterated local search).
     """
     problem = read_mdp(path)
     t0 = time.process_time()
     tgt = None if target is None else target * (1.0 - rel_tol)
-    r = build_deck(problem, "vds", seed=seed, restarts=10**9, time_limit=time_limit,
+    r = build_deck(problem, method, seed=seed, restarts=10**9, time_limit=time_limit,
                    target=tgt)
     reached = tgt is not None and r.score >= tgt - 1e-9 * abs(tgt)
     return MdpResult(r.deck, r.score, float(r.stats["cpu_to_best"]), reached,

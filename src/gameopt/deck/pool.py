@@ -130,7 +130,8 @@ class Rules:
     """Deck rules. ``size`` counts the leader (16 = leader + 15 others).
 
     ``cost_cap`` bounds the total cost including the leader; ``char_limit`` is the most
-    pieces of one character (evolved forms count as one character); ``attribute`` with
+    pieces of one character (evolved forms count as one character, leader included),
+    ``char_limits`` overrides it per character id (``L_i``); ``attribute`` with
     ``attribute_min``: at least that many pieces (leader included) of that attribute.
     """
 
@@ -141,12 +142,17 @@ class Rules:
     attribute_min: int = 0
     must: tuple[PieceId, ...] = ()
     leader: PieceId | None = None
+    char_limits: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise InvalidInputError(f"size: deck size {self.size} must be at least 1")
         if self.char_limit < 1:
             raise InvalidInputError(f"char_limit: {self.char_limit} must be at least 1")
+        for ch, lim in self.char_limits.items():
+            if lim < 1:
+                raise InvalidInputError(f"char_limits: character {ch} has limit {lim}, "
+                                        "must be at least 1")
         if self.attribute is not None and self.attribute not in ATTRIBUTES:
             raise InvalidInputError(f"attribute: {self.attribute!r} is not one of "
                                     f"{', '.join(ATTRIBUTES)}")
@@ -156,6 +162,10 @@ class Rules:
             raise InvalidInputError("attribute_min: given without an attribute")
         if len(set(self.must)) != len(self.must):
             raise InvalidInputError(f"must: repeated ids in {self.must}")
+
+    def limit_of(self, character: int) -> int:
+        """The most pieces of ``character`` in a deck (leader included)."""
+        return self.char_limits.get(character, self.char_limit)
 
 
 @dataclass(frozen=True, eq=False)
@@ -241,9 +251,9 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
 
     Notes
     -----
-    O(n²) for the score submatrix, n = owned pieces. With a leader and
-    ``char_limit == 1`` pieces of the leader's character are dropped; with a larger
-    limit they stay (DeckProblem has one limit for every character).
+    O(n²) for the score submatrix, n = owned pieces. The leader uses one place of its
+    character's limit: pieces of that character are dropped when the limit is 1, and
+    the problem's limit for it is one less otherwise.
     """
     collection.check(pool)
     owned = set(collection.owned)
@@ -258,10 +268,13 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
             raise InvalidInputError(f"must: piece {pid} is not in the collection")
     cands = [pool[pid] for pid in collection.owned
              if lead is None or (pid != lead.id and not (
-                 rules.char_limit == 1 and pool[pid].character == lead.character))]
+                 rules.limit_of(lead.character) == 1
+                 and pool[pid].character == lead.character))]
     ids = tuple(p.id for p in cands)
     pos = {pid: i for i, pid in enumerate(ids)}
     chars = {c: i for i, c in enumerate(dict.fromkeys(p.character for p in cands))}
+    limits = np.array([rules.limit_of(c) - (lead is not None and c == lead.character)
+                       for c in chars], dtype=np.int32)
     cost_cap = rules.cost_cap
     attr_min = rules.attribute_min
     if lead is not None:
@@ -283,7 +296,7 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
         R=R, size=rules.size - (lead is not None),
         cost=np.array([p.cost for p in cands], dtype=np.int32), cost_cap=cost_cap,
         character=np.array([chars[p.character] for p in cands], dtype=np.int32),
-        char_limit=rules.char_limit,
+        char_limit=limits if len(limits) else rules.char_limit,
         attribute=(np.array([p.attribute == rules.attribute for p in cands], dtype=np.int8)
                    if rules.attribute is not None else None),
         attribute_min=attr_min, must=tuple(must), leader_scores=lscores,

@@ -8,6 +8,7 @@ subject to the rules. With only the size rule this is the Maximum Diversity Prob
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -32,9 +33,10 @@ class DeckProblem:
         Cost of each piece; with ``cost_cap``, Σ cost ≤ cost_cap.
     cost_cap : int or None
     character : ndarray of int32, shape (n,), optional
-        Character id of each piece (evolved forms share one); at most ``char_limit``
-        pieces per character.
-    char_limit : int
+        Character id (0, 1, ...) of each piece (evolved forms share one); at most
+        ``char_limit`` pieces per character.
+    char_limit : int or ndarray of int32, shape (max character + 1,)
+        One limit for every character, or the limit ``L_c`` of each character id.
     attribute : ndarray of int8, shape (n,), optional
         1 when the piece has the deck attribute asked for (e.g. God); at least
         ``attribute_min`` of them.
@@ -52,7 +54,7 @@ class DeckProblem:
     cost: npt.NDArray[np.int32] | None = None
     cost_cap: int | None = None
     character: npt.NDArray[np.int32] | None = None
-    char_limit: int = 10**9
+    char_limit: int | npt.NDArray[np.int32] = 10**9
     attribute: npt.NDArray[np.int8] | None = None
     attribute_min: int = 0
     must: tuple[int, ...] = ()
@@ -83,6 +85,19 @@ class DeckProblem:
                 if a.shape != (n,):
                     raise InvalidInputError(f"{name}: {a.shape[0]} values for {n} pieces")
                 object.__setattr__(self, name, a)
+        if self.character is not None and (self.character < 0).any():
+            i = int(np.argmax(self.character < 0))
+            raise InvalidInputError(f"character: piece {i} has negative id {self.character[i]}")
+        if not isinstance(self.char_limit, int | np.integer):
+            lim = np.ascontiguousarray(self.char_limit, dtype=np.int32)
+            top = -1 if self.character is None else int(self.character.max(initial=-1))
+            if lim.ndim != 1 or lim.shape[0] <= top:
+                raise InvalidInputError(f"char_limit: {lim.shape} limits for character ids "
+                                        f"0..{top}")
+            if (lim < 0).any():
+                c = int(np.argmax(lim < 0))
+                raise InvalidInputError(f"char_limit: character {c} has limit {lim[c]}")
+            object.__setattr__(self, "char_limit", lim)
         if self.cost is not None and (self.cost < 0).any():
             i = int(np.argmax(self.cost < 0))
             raise InvalidInputError(f"cost: piece {i} has negative cost {self.cost[i]}")
@@ -101,6 +116,20 @@ class DeckProblem:
     @property
     def n(self) -> int:
         return int(self.R.shape[0])
+
+    @functools.cached_property
+    def r_range(self) -> tuple[float, float]:
+        """``(min R, max R)`` over the whole matrix (diagonal zeros included)."""
+        return float(self.R.min()), float(self.R.max())
+
+    def char_limits(self) -> npt.NDArray[np.int64]:
+        """The limit of each character id 0..max(character) (empty without characters)."""
+        if self.character is None:
+            return np.zeros(0, dtype=np.int64)
+        k = int(self.character.max(initial=-1)) + 1
+        if isinstance(self.char_limit, np.ndarray):
+            return self.char_limit[:k].astype(np.int64)
+        return np.full(k, min(int(self.char_limit), 2**62), dtype=np.int64)
 
 
 def deck_score(problem: DeckProblem, deck: npt.ArrayLike) -> float:

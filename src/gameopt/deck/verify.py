@@ -58,9 +58,11 @@ def deck_problems(problem: DeckProblem, deck: npt.ArrayLike) -> list[str]:
     # Per-character limit
     if problem.character is not None:
         counts = Counter(int(problem.character[i]) for i in items)
-        over = sorted((ch, c) for ch, c in counts.items() if c > problem.char_limit)
-        for ch, c in over:
-            out.append(f"character: {c} pieces of character {ch} > limit {problem.char_limit}")
+        lim = problem.char_limit
+        for ch, c in sorted(counts.items()):
+            limit = int(lim) if isinstance(lim, int | np.integer) else int(lim[ch])
+            if c > limit:
+                out.append(f"character: {c} pieces of character {ch} > limit {limit}")
     # Attribute minimum
     if problem.attribute_min > 0:
         have = 0 if problem.attribute is None else sum(

@@ -1,0 +1,182 @@
+"""numba kernel of the deck construction: add pieces best first, keeping a completion.
+
+The fast twin of :func:`gameopt.deck.build._construct` (the reference the tests compare it
+with): from the chosen pieces, repeatedly take the best piece by priority (its gain
+``leader[c] + Σ_{j chosen} R[c, j]``, or a given random rank) whose addition still has a
+rule-keeping completion; after ``tries`` refusals in one step, complete with the
+certificate itself.
+
+The certificate (:func:`_completion`) is the cheap greedy completion: the cheapest pieces
+with the attribute up to the minimum, then the cheapest of any kind, each under its
+character's limit. Found, it proves the partial deck can be completed; not found, it is
+no proof, which is why the construction only uses it to refuse a candidate.
+
+Arrays: ``order`` int64 (n,) pieces by cost, cheapest first; the rule arrays as in
+:mod:`gameopt.deck._vds_kernel`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gameopt.deck._vds_kernel import _listed
+
+__all__ = ["construct"]
+
+
+@njit(cache=True)
+def _completion(left, budget, need, inset, cc, order, cost, char, climit, attr, extra,
+                out):
+    """Fill ``out[:left]`` with the cheap completion; True when it keeps every rule.
+
+    ``inset`` int64 (n,) 1 for chosen pieces, ``cc`` their count per character,
+    ``extra`` int64 (n_char,) all zero on entry and on return (scratch).
+    """
+    count = 0
+    spend = 0
+    for attr_pass in range(2):
+        for t in range(order.shape[0]):
+            if count == left or (attr_pass == 0 and need <= 0):
+                break
+            i = order[t]
+            if inset[i] != 0 or (attr_pass == 0 and attr[i] == 0):
+                continue
+            ch = char[i]
+            if cc[ch] + extra[ch] >= climit[ch]:
+                continue
+            if attr_pass == 1 and count > 0 and _listed(out, count, i):
+                continue
+            extra[ch] += 1
+            out[count] = i
+            count += 1
+            need -= attr[i]
+            spend += cost[i]
+    for t in range(count):
+        extra[char[out[t]]] -= 1
+    return count == left and need <= 0 and spend <= budget
+
+
+@njit(cache=True)
+def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, amin, order,
+              rank, tries):
+    """Build a deck from ``start`` (chosen pieces, rules kept so far).
+
+    Parameters
+    ----------
+    rank : ndarray of float64, shape (n,) or (0,)
+        Priority of each piece (higher first); empty: the gain (greedy).
+    tries : int
+        Candidates refused in one step before completing by the certificate.
+
+    Returns
+    -------
+    deck : ndarray of int64, shape (size,)
+    ok : bool
+        False when no completion was found for ``start`` itself (the caller falls back).
+
+    Notes
+    -----
+    O(size·(n + tries·n)) worst case; typically O(size·n).
+    """
+    n = R.shape[0]
+    deck = np.empty(size, dtype=np.int64)
+    inset = np.zeros(n, dtype=np.int64)
+    cc = np.zeros(n_char, dtype=np.int64)
+    extra = np.zeros(n_char, dtype=np.int64)
+    g = leader.astype(np.float64).copy()
+    out = np.empty(size, dtype=np.int64)
+    refused = np.zeros(n, dtype=np.int64)  # step number + 1 when refused in that step
+    k = 0
+    spent = 0
+    have = 0
+    for t in range(start.shape[0]):
+        i = start[t]
+        deck[k] = i
+        k += 1
+        inset[i] += 1
+        cc[char[i]] += 1
+        spent += cost[i]
+        have += attr[i]
+        for c in range(n):
+            g[c] += R[c, i]
+        if cc[char[i]] > climit[char[i]] or inset[i] > 1:
+            return deck, False
+    if not _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
+                       climit, attr, extra, out):
+        return deck, False
+    greedy = rank.shape[0] == 0
+    while k < size:
+        placed = False
+        for _ in range(tries):
+            best = -np.inf
+            bi = -1
+            for c in range(n):
+                if inset[c] != 0 or refused[c] == k + 1 or cc[char[c]] >= climit[char[c]]:
+                    continue
+                v = g[c] if greedy else rank[c]
+                if v > best:
+                    best = v
+                    bi = c
+            if bi < 0:
+                break
+            inset[bi] = 1
+            cc[char[bi]] += 1
+            if _completion(size - k - 1, cap - spent - cost[bi], amin - have - attr[bi],
+                           inset, cc, order, cost, char, climit, attr, extra, out):
+                deck[k] = bi
+                k += 1
+                spent += cost[bi]
+                have += attr[bi]
+                for c in range(n):
+                    g[c] += R[c, bi]
+                placed = True
+                break
+            inset[bi] = 0
+            cc[char[bi]] -= 1
+            refused[bi] = k + 1
+        if not placed:  # complete with the certificate of the current partial deck
+            _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
+                        climit, attr, extra, out)
+            for t in range(size - k):
+                deck[k + t] = out[t]
+            k = size
+    return deck, True
+
+
+@njit(cache=True)
+def top_row_sums(R, k, cols):
+    """Sum of the ``k`` largest entries ``R[i, j]``, j in ``cols``, j ≠ i; float64 (n,).
+
+    ``cols`` int64: the columns allowed (all of them for the plain bound). O(n·|cols|)
+    compares with a k-entry sorted buffer per row (k ≪ n); with every column it equals
+    :func:`gameopt.deck.exact._top_row_sums` (the numpy partition version).
+    """
+    n = R.shape[0]
+    out = np.zeros(n, dtype=np.float64)
+    if k <= 0:
+        return out
+    buf = np.empty(k, dtype=R.dtype)  # descending
+    for i in range(n):
+        m = 0
+        thr = R[i, i]  # any value: only read once the buffer is full
+        for t in range(cols.shape[0]):
+            j = cols[t]
+            v = R[i, j]
+            if m == k and v <= thr:  # the common case: not among the k largest
+                continue
+            if j == i:
+                continue
+            u = m if m < k else k - 1
+            while u > 0 and buf[u - 1] < v:
+                buf[u] = buf[u - 1]
+                u -= 1
+            buf[u] = v
+            if m < k:
+                m += 1
+            thr = buf[k - 1]
+        s = 0.0
+        for u in range(m):
+            s += np.float64(buf[u])
+        out[i] = s
+    return out
