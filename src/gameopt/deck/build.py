@@ -333,8 +333,9 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         ``hc``/``vds``: restarts from greedy decks grown from strong, different seed
         pieces (see :func:`_seeded_starts`) before the random ones.
     stall : int, optional
-        ``tabu`` only: swaps without a new best that end a run (default ``20·n``, at
-        least 2,000).
+        ``tabu`` only: swaps without a new best that end a run (default ``20·n`` with
+        the size rule only, ``2·n`` with other rules, at least 2,000). ``time_limit``
+        is checked between runs, so one run may overshoot it.
 
     Returns
     -------
@@ -491,7 +492,8 @@ def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: floa
                    stats: dict[str, Any]) -> None:
     """Tabu runs from ``best``, then from the best deck kicked; leaves it in stats["deck"]."""
     n_kick = max(2, p.size // 8)
-    stall = max(2000, 20 * p.n) if stall is None else stall
+    if stall is None:  # a full scan (rules) costs ~size times a constrained one (MDP)
+        stall = max(2000, 20 * p.n if a.free else 2 * p.n)
     tgt = np.inf if goal is None else goal
     stats["iterations"] = 0
     for r in range(restarts):
