@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--time-limit", type=float, default=None, metavar="S")
     s.set_defaults(func=cmd_analyse)
 
+    s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
+    s.set_defaults(func=cmd_nboard)
+
     s = ss.add_parser("bench", help="solve the FFO endgame suite and check the answers")
     s.add_argument("suite", choices=["ffo"])
     s.add_argument("--range", default="40-49", metavar="A-B")
@@ -150,3 +153,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(format_table(["FFO", "empties", "move", "score", "expected", "nodes", "CPU s",
                         "nodes/s", "check"], table))
     return 0 if all(w.correct for w in rows) else 1
+
+
+def cmd_nboard(args: argparse.Namespace) -> int:
+    from gameopt.reversi.nboard import run
+
+    return run()

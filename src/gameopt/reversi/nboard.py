@@ -1,0 +1,250 @@
+"""The NBoard protocol (version 2): lets Othello GUIs and other programs drive the engine.
+
+One command per line on stdin, answers on stdout (each line flushed). Searches run on a
+worker thread so that ``ping`` can stop them: the kernels release the GIL and watch a stop
+flag (:class:`~gameopt.reversi.search.SearchControl`).
+
+Commands handled (anything else is ignored, as the protocol asks):
+
+``nboard V``         start; answers ``set myname gameopt``.
+``set depth D``      midgame depth (1..60); positions with at most
+                     ``max(D + 8, 14)`` empties (capped at 22) are solved exactly.
+``set game GGF``     the position is the end of this GGF game.
+``set contempt C``   stored (draws are scored as 0 either way for now).
+``move M[/E/T]``     play M (``PA`` passes) on the current position.
+``go``               think, then answer ``=== M/EVAL/TIME`` (the position is not changed).
+``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves.
+``ping N``           stop any search, then ``pong N``.
+``learn``            answers ``learned``.
+``quit``             ends the session.
+
+While thinking the engine sends ``status ...`` and ``nodestats NODES SECONDS`` lines.
+Commands are taken in order: one that arrives during a search waits for it to answer,
+except ``ping`` (and ``quit``), which stop it; a stopped search sends nothing more.
+Malformed arguments (a bad GGF, an illegal move, a depth that is not a number) are
+reported on a ``status`` line and leave the state unchanged.
+
+References
+----------
+C. Welty, "NBoard Protocol" (the NBoard GUI and the Ntest engine documentation).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import TextIO
+
+from gameopt.errors import GameoptError
+from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.files import parse_ggf
+from gameopt.reversi.search import SearchControl, SearchResult, search, solve
+
+__all__ = ["NBoardEngine", "run"]
+
+NAME = "gameopt"
+
+
+class NBoardEngine:
+    """The protocol state machine; :meth:`handle` takes one line.
+
+    Parameters
+    ----------
+    write : callable
+        Receives each output line (without the newline); must be thread-safe or called
+        under the engine's lock (it is).
+    """
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self.board = Board.start()
+        self.depth = 8
+        self.contempt = 0.0
+        self.version = 0
+        self._control = SearchControl()
+        self._worker: threading.Thread | None = None
+        self._cancelled = False
+
+    # -- output -------------------------------------------------------------------------
+    def say(self, line: str) -> None:
+        with self._lock:
+            self._write(line)
+
+    # -- commands -----------------------------------------------------------------------
+    def handle(self, line: str) -> bool:
+        """Process one command line; False after ``quit``."""
+        words = line.split()
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        if cmd == "quit":
+            self.stop_search()
+            return False
+        if cmd == "ping":
+            self.stop_search()
+            self.say("pong " + (args[0] if args else "0"))
+            return True
+        handler = {"nboard": self._nboard, "set": self._set, "move": self._move,
+                   "go": self._go, "hint": self._hint, "learn": self._learn}.get(cmd)
+        if handler is None:
+            return True  # unknown lines are ignored
+        self.wait_search()  # commands are taken in order: only ping interrupts a search
+        try:
+            handler(line, args)
+        except (GameoptError, ValueError, IndexError) as e:
+            self.say(f"status error: {cmd}: {e}".replace("\n", " "))
+        return True
+
+    def _nboard(self, line: str, args: list[str]) -> None:
+        self.version = int(args[0]) if args else 0
+        self.say(f"set myname {NAME}")
+        if self.version != 2:
+            self.say(f"status NBoard protocol {self.version}: version 2 expected")
+
+    def _set(self, line: str, args: list[str]) -> None:
+        what = args[0].lower() if args else ""
+        if what == "depth":
+            d = int(args[1])
+            if not 1 <= d <= 60:
+                raise ValueError(f"depth {d} outside 1..60")
+            self.depth = d
+            self.say(f"set myname {NAME}{d}")
+        elif what == "game":
+            text = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
+            games = parse_ggf(text, "set game")
+            if not games:
+                raise ValueError("no game in the GGF text")
+            self.board = games[0].final_board()
+        elif what == "contempt":
+            self.contempt = float(args[1])
+
+    def _move(self, line: str, args: list[str]) -> None:
+        if not args:
+            raise ValueError("no move given")
+        move = Move.from_str(args[0].split("/")[0], "move")
+        if move not in self.board.legal_moves():
+            raise ValueError(f"{move} is not legal here")
+        self.board = self.board.play(move)
+
+    def _learn(self, line: str, args: list[str]) -> None:
+        self.say("learned")
+
+    def _go(self, line: str, args: list[str]) -> None:
+        self._start(self._think_go)
+
+    def _hint(self, line: str, args: list[str]) -> None:
+        n = max(1, int(args[0])) if args else 1
+        self._start(lambda: self._think_hint(n))
+
+    # -- searches -----------------------------------------------------------------------
+    def end_depth(self) -> int:
+        """Positions with at most this many empties are solved exactly."""
+        return min(22, max(self.depth + 8, 14))
+
+    def _analyse(self, board: Board, depth: int) -> SearchResult:
+        if board.empties <= self.end_depth():
+            return solve(board, control=self._control)
+        return search(board, depth=max(1, depth), control=self._control)
+
+    def _start(self, job: Callable[[], None]) -> None:
+        self._control.reset()
+        self._cancelled = False
+        self._worker = threading.Thread(target=self._guard(job), daemon=True)
+        self._worker.start()
+
+    def _guard(self, job: Callable[[], None]) -> Callable[[], None]:
+        def body() -> None:
+            try:
+                job()
+            except Exception as e:  # noqa: BLE001 - the session must survive any search error
+                self.say(f"status error: {type(e).__name__}: {e}".replace("\n", " "))
+        return body
+
+    def stop_search(self) -> None:
+        """Stop the running search (if any) and wait for its thread; nothing more is sent."""
+        w = self._worker
+        if w is None:
+            return
+        with self._lock:
+            self._cancelled = True
+        self._control.stop()
+        w.join()
+        self._worker = None
+
+    def wait_search(self) -> None:
+        """Wait for the running search (if any) to finish and answer."""
+        w = self._worker
+        if w is not None:
+            w.join()
+            self._worker = None
+
+    def _say_unless_cancelled(self, *lines: str) -> None:
+        with self._lock:
+            if not self._cancelled:
+                for line in lines:
+                    self._write(line)
+
+    def _think_go(self) -> None:
+        board = self.board
+        moves = board.legal_moves()
+        if not moves:
+            self._say_unless_cancelled("status game over")
+            return
+        self._say_unless_cancelled(f"status {NAME} is thinking")
+        if moves == [PASS]:
+            self._say_unless_cancelled("=== PA", "status")
+            return
+        r = self._analyse(board, self.depth)
+        self._say_unless_cancelled(f"nodestats {r.nodes} {r.seconds:.2f}",
+                                   f"=== {_name(r.move)}/{r.score + 0.0:.2f}/{r.seconds:.1f}",
+                                   "status")
+
+    def _think_hint(self, n: int) -> None:
+        board = self.board
+        moves = board.legal_moves()
+        if not moves:
+            self._say_unless_cancelled("status game over")
+            return
+        self._say_unless_cancelled(f"status {NAME} is analysing")
+        found: list[tuple[float, str]] = []
+        nodes, seconds = 0, 0.0
+        for m in moves:
+            child = board.play(m)
+            if child.legal_moves():
+                r = self._analyse(child, self.depth - 1)
+                if r.stopped:
+                    return  # cancelled by ping (or a stop): send nothing more
+                value, depth = 0.0 - r.score, (child.empties if r.exact else r.depth + 1)
+                nodes, seconds = nodes + r.nodes, seconds + r.seconds
+                pv = "".join(_name(x) for x in (m, *r.pv))
+            else:  # game over after m
+                value, depth, pv = float(-child.score()), child.empties, _name(m)
+            found.append((value, f"search {pv} {value:.2f} 0 {depth}"))
+            self._say_unless_cancelled(f"status {NAME} analysed {len(found)}/{len(moves)}")
+        found.sort(key=lambda t: -t[0])
+        self._say_unless_cancelled(*(text for _, text in found[:n]),
+                                   f"nodestats {nodes} {seconds:.2f}", "status")
+
+
+def _name(move: Move | None) -> str:
+    """NBoard's spelling: ``PA`` for a pass, else the square (``d3``)."""
+    return "PA" if move is None or move.is_pass else str(move)
+
+
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Serve the protocol until ``quit`` or the end of input; returns 0."""
+    stdin = stdin or sys.stdin
+    out = stdout or sys.stdout
+
+    def write(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    engine = NBoardEngine(write)
+    for line in stdin:
+        if not engine.handle(line.strip()):
+            return 0
+    engine.wait_search()  # end of input: let the last search answer
+    return 0

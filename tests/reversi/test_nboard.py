@@ -1,0 +1,129 @@
+"""NBoard protocol: a scripted client drives ``gameopt reversi nboard`` in a child process."""
+
+from __future__ import annotations
+
+import queue
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from gameopt.reversi.board import Board, Move
+from gameopt.reversi.nboard import NBoardEngine
+
+GGF = ("(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------"
+       "O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)")
+AFTER = Board.from_moves("f5f6d3c5e6f7e7f4")
+
+
+class Client:
+    """The engine as a child process; lines read on a thread into a queue."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            bufsize=1)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+
+    def send(self, *lines: str) -> None:
+        assert self.proc.stdin is not None
+        for line in lines:
+            self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def until(self, pred, timeout: float = 120.0) -> list[str]:  # type: ignore[no-untyped-def]
+        """Lines up to and including the first one that satisfies ``pred``."""
+        got: list[str] = []
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"timed out; got {got}")
+            line = self.lines.get(timeout=left)
+            got.append(line)
+            if pred(line):
+                return got
+
+    def close(self) -> int:
+        self.send("quit")
+        return self.proc.wait(timeout=60)
+
+
+@pytest.fixture
+def client():  # type: ignore[no-untyped-def]
+    c = Client()
+    yield c
+    if c.proc.poll() is None:
+        c.proc.kill()
+
+
+def test_session_go_hint_move_learn(client: Client) -> None:
+    client.send("nboard 2", "set depth 3", "set game " + GGF, "ping 1")
+    got = client.until(lambda s: s.startswith("pong"))
+    assert "set myname gameopt" in got and "set myname gameopt3" in got and got[-1] == "pong 1"
+    client.send("go")
+    got = client.until(lambda s: s.startswith("==="))
+    move = got[-1].split()[1].split("/")
+    assert Move.from_str(move[0]) in AFTER.legal_moves() and float(move[1]) == float(move[1])
+    assert any(s.startswith("nodestats ") for s in got)
+    client.send("hint 3")
+    got = client.until(lambda s: s.startswith("nodestats"))
+    hints = [s.split() for s in got if s.startswith("search ")]
+    assert len(hints) == 3
+    evals = [float(h[2]) for h in hints]
+    assert evals == sorted(evals, reverse=True)
+    assert all(Move.from_str(h[1][:2]) in AFTER.legal_moves() for h in hints)
+    client.send(f"move {move[0]}/{move[1]}/0.1", "learn")
+    assert client.until(lambda s: s == "learned")
+    assert client.close() == 0
+
+
+def test_ping_stops_a_long_search(client: Client) -> None:
+    client.send("nboard 2", "set depth 40", "set game " + GGF, "go")
+    client.until(lambda s: s.startswith("status gameopt is thinking"))
+    time.sleep(0.5)
+    t = time.monotonic()
+    client.send("ping 7")
+    got = client.until(lambda s: s.startswith("pong"), timeout=30)
+    assert got[-1] == "pong 7" and not any(s.startswith("===") for s in got)
+    assert time.monotonic() - t < 30
+    client.send("ping 8")  # the stopped search sends nothing after its pong
+    got = client.until(lambda s: s.startswith("pong"), timeout=30)
+    assert got == ["pong 8"]
+    assert client.close() == 0
+
+
+def test_garbage_and_bad_arguments_are_survived(client: Client) -> None:
+    client.send("nboard 2", "xyzzy plugh", "", "set", "set depth many", "set depth 99",
+                "move", "move z9", "move a1", "hint lots", "set game (;GM[Chess];)",
+                "set game garbage", "set depth 2", "set game " + GGF, "go")
+    got = client.until(lambda s: s.startswith("==="))
+    errors = [s for s in got if s.startswith("status error")]
+    assert len(errors) == 8, errors  # depth many / 99, move / z9 / a1, hint, 2 games
+    assert "a1 is not legal" in " ".join(errors)
+    assert Move.from_str(got[-1].split()[1].split("/")[0]) in AFTER.legal_moves()
+    assert client.close() == 0
+
+
+def test_engine_pass_and_game_over() -> None:
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle("nboard 2")
+    # Black to move with no legal move while White has one: the answer is a pass
+    e.board = Board.from_str("-X" + "O" * 62 + " X")
+    e.handle("go")
+    e.wait_search()
+    assert "=== PA" in out
+    e.board = Board.from_str("X" * 64 + " X")
+    e.handle("go")
+    e.wait_search()
+    assert out[-1] == "status game over"
