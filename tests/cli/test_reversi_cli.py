@@ -54,6 +54,9 @@ def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
     (["reversi", "bench", "ffo", "--range", "50-40"], "--range '50-40'"),
     (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
+    (["reversi", "match", "--a", "depth=x"], "is not depth=N or end=N"),
+    (["reversi", "match", "--openings", "/nonexistent.txt"], "no such file"),
+    (["reversi", "openings", "-n", "0", "-o", "/tmp/never-written.txt"], "count=0"),
 ])
 def test_bad_input_one_line_exit_2(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -69,3 +72,14 @@ def test_bad_obf_line_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["reversi", "solve", "--obf", str(obf)]) == 2
     err = capsys.readouterr().err
     assert "line 2" in err and err.count("\n") == 1
+
+
+def test_openings_then_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ops.txt"
+    assert main(["reversi", "openings", "-n", "3", "--plies", "4", "--depth", "2",
+                 "--max-abs", "4", "-o", str(out)]) == 0
+    assert len(out.read_text().splitlines()) == 3
+    assert main(["reversi", "match", "--a", "depth=2", "--b", "depth=1", "--openings",
+                 str(out), "--workers", "1", "-q"]) == 0
+    text = capsys.readouterr().out
+    assert "6 games" in text and "Elo" in text and "p " in text

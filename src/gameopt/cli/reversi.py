@@ -42,6 +42,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--time-limit", type=float, default=None, metavar="S")
     s.set_defaults(func=cmd_analyse)
 
+    s = ss.add_parser("openings", help="make balanced openings (random plies scored near 0)")
+    s.add_argument("-n", "--count", type=int, default=100)
+    s.add_argument("--plies", type=int, default=8)
+    s.add_argument("--depth", type=int, default=4, help="search depth of the balance check")
+    s.add_argument("--max-abs", type=float, default=2.0, metavar="DISCS")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("-o", "--output", required=True, metavar="FILE")
+    s.set_defaults(func=cmd_openings)
+
+    s = ss.add_parser("match", help="engine A against B, each opening twice, colours swapped")
+    s.add_argument("--a", default="depth=4", metavar="SPEC", help="depth=N,end=N (A)")
+    s.add_argument("--b", default="depth=2", metavar="SPEC", help="depth=N,end=N (B)")
+    s.add_argument("--openings", default=None, metavar="FILE",
+                   help="move lists, one a line (default: --count made with --seed)")
+    s.add_argument("-n", "--count", type=int, default=50, help="openings to make")
+    s.add_argument("--plies", type=int, default=8)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--workers", type=int, default=None)
+    s.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    s.set_defaults(func=cmd_match)
+
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.set_defaults(func=cmd_nboard)
 
@@ -159,3 +181,27 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     from gameopt.reversi.nboard import run
 
     return run()
+
+
+def cmd_openings(args: argparse.Namespace) -> int:
+    from gameopt.reversi.match import make_openings, write_openings
+
+    ops = make_openings(args.count, args.plies, seed=args.seed, depth=args.depth,
+                        max_abs=args.max_abs)
+    write_openings(args.output, ops)
+    print(f"wrote {len(ops)} openings of {args.plies} plies to {args.output}")
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.match import Player, make_openings, read_openings, run_match
+
+    a = Player.from_spec(args.a, "A " + args.a)
+    b = Player.from_spec(args.b, "B " + args.b)
+    ops = (read_openings(args.openings) if args.openings
+           else make_openings(args.count, args.plies, seed=args.seed))
+    res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
+                    progress=progress_for(args.quiet))
+    print(res.summary())
+    return 0

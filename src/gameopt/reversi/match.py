@@ -1,0 +1,269 @@
+"""Engine matches: balanced openings, paired games, Elo with an interval and a test.
+
+An evaluation (or any engine setting) is judged the way the seed does it: from many
+openings, each played twice with the colours swapped, so an opening's bias cancels; the
+difference is then tested for significance. Games run on local processes or a Dask
+cluster (:func:`gameopt.core.parallel.parallel_map`).
+
+Openings are made by the project (the idea behind the XOT set): random move sequences of
+``plies`` plies from the start, kept when a shallow search scores them within
+``max_abs`` discs of 0.
+
+Statistics. Each opening gives a pair of games; engine A's points in the pair
+(win 1, draw ½, loss 0, summed over both games) are the unit of the test, since the two
+games share the opening. With ``n`` pairs, mean ``m`` and standard deviation ``s`` of the
+pair points, A's score fraction is ``p = m/2`` with standard error ``s/(2√n)``; the 95 %
+interval of ``p`` is ``p ± 1.96·se``, and Elo difference ``400·log10(p/(1-p))`` and its
+interval map that one through the same formula. The test of "A and B are equally strong"
+is the two-sided z test of ``p = ½`` (normal approximation; fine from some tens of pairs).
+
+References
+----------
+M. Buro, "Experiments with Multi-ProbCut and a New High-Quality Evaluation Function for
+Othello", NECI technical report, 1997 (paired-opening matches).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gameopt.core.files import atomic_write_text
+from gameopt.core.parallel import parallel_map
+from gameopt.core.progress import ProgressCallback
+from gameopt.core.rng import make_rng
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.board import PASS, Board, Move, parse_moves
+from gameopt.reversi.search import SearchParams, search, solve
+
+__all__ = ["Player", "GameRecord", "MatchResult", "play_game", "run_match",
+           "make_openings", "read_openings", "write_openings", "match_stats"]
+
+
+@dataclass(frozen=True)
+class Player:
+    """An engine setting: midgame depth, exact solving below ``end_empties``, parameters."""
+
+    name: str
+    depth: int = 4
+    end_empties: int = 12
+    params: SearchParams = field(default_factory=SearchParams)
+
+    def __post_init__(self) -> None:
+        if self.depth < 1 or self.end_empties < 0:
+            raise InvalidInputError(f"player {self.name}: depth {self.depth} and end_empties "
+                                    f"{self.end_empties} must be >= 1 and >= 0")
+
+    def choose(self, board: Board) -> Move:
+        """The move this setting plays (``board`` has a legal move or a pass)."""
+        moves = board.legal_moves()
+        if moves == [PASS]:
+            return PASS
+        if len(moves) == 1:
+            return moves[0]
+        r = (solve(board, params=self.params) if board.empties <= self.end_empties
+             else search(board, depth=self.depth, params=self.params))
+        assert r.move is not None
+        return r.move
+
+    @classmethod
+    def from_spec(cls, spec: str, name: str) -> Player:
+        """``depth=4,end=12`` (any order, both optional) -> Player."""
+        kw = {"depth": 4, "end": 12}
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            key, _, value = part.partition("=")
+            if key not in kw or not value.strip().lstrip("-").isdigit():
+                raise InvalidInputError(f"player {name}: {part!r} is not depth=N or end=N")
+            kw[key] = int(value)
+        return cls(name, depth=kw["depth"], end_empties=kw["end"])
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: the opening, who had Black, the moves after the opening, Black's result."""
+
+    opening: str
+    a_black: bool
+    moves: tuple[Move, ...]
+    black_diff: int
+
+    @property
+    def a_diff(self) -> int:
+        """A's final disc difference (empties to the winner)."""
+        return self.black_diff if self.a_black else -self.black_diff
+
+    @property
+    def a_points(self) -> float:
+        return 1.0 if self.a_diff > 0 else 0.5 if self.a_diff == 0 else 0.0
+
+
+def play_game(black: Player, white: Player, opening: str = "") -> tuple[tuple[Move, ...], int]:
+    """Play from the opening to the end; returns (moves after it, Black's disc difference)."""
+    board = Board.from_moves(opening)
+    played: list[Move] = []
+    while not board.is_game_over():
+        mover = black if board.side == "X" else white
+        move = mover.choose(board)
+        played.append(move)
+        board = board.play(move)
+    diff = board.score() if board.side == "X" else -board.score()
+    return tuple(played), diff
+
+
+def _game_job(job: tuple[Player, Player, str, bool]) -> GameRecord:
+    a, b, opening, a_black = job
+    moves, diff = play_game(a if a_black else b, b if a_black else a, opening)
+    return GameRecord(opening, a_black, moves, diff)
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games and statistics of A against B (see the module notes)."""
+
+    a: str
+    b: str
+    games: tuple[GameRecord, ...]
+    wins: int
+    draws: int
+    losses: int
+    mean_diff: float
+    score: float
+    score_ci: tuple[float, float]
+    elo: float
+    elo_ci: tuple[float, float]
+    z: float
+    p_value: float
+
+    def summary(self) -> str:
+        lo, hi = self.elo_ci
+        return (f"{self.a} vs {self.b}: {len(self.games)} games, +{self.wins} ={self.draws} "
+                f"-{self.losses}, score {100 * self.score:.1f}% "
+                f"(95% {100 * self.score_ci[0]:.1f}..{100 * self.score_ci[1]:.1f}), "
+                f"mean disc difference {self.mean_diff:+.2f}, Elo {_fmt_elo(self.elo)} "
+                f"(95% {_fmt_elo(lo)}..{_fmt_elo(hi)}), z {self.z:.2f}, p {self.p_value:.3g}")
+
+
+def _fmt_elo(x: float) -> str:
+    return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _elo(p: float) -> float:
+    if p <= 0.0:
+        return -math.inf
+    if p >= 1.0:
+        return math.inf
+    return 400.0 * math.log10(p / (1.0 - p))
+
+
+def match_stats(a: str, b: str, games: Sequence[GameRecord]) -> MatchResult:
+    """Statistics of finished games (pairs are games sharing an opening, in order)."""
+    if len(games) < 2 or len(games) % 2:
+        raise InvalidInputError(f"match: {len(games)} games; need pairs (2 per opening)")
+    pts = [games[i].a_points + games[i + 1].a_points for i in range(0, len(games), 2)]
+    n = len(pts)
+    m = statistics.fmean(pts)
+    s = statistics.stdev(pts) if n > 1 else 0.0
+    p = m / 2.0
+    se = s / (2.0 * math.sqrt(n))
+    lo, hi = max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se)
+    if se > 0:
+        z = (p - 0.5) / se
+    else:
+        z = 0.0 if p == 0.5 else math.copysign(math.inf, p - 0.5)
+    pval = math.erfc(abs(z) / math.sqrt(2.0))
+    return MatchResult(a, b, tuple(games), sum(g.a_diff > 0 for g in games),
+                       sum(g.a_diff == 0 for g in games), sum(g.a_diff < 0 for g in games),
+                       statistics.fmean(g.a_diff for g in games), p, (lo, hi), _elo(p),
+                       (_elo(lo), _elo(hi)), z, pval)
+
+
+def run_match(a: Player, b: Player, openings: Sequence[str], *, scheduler: str | None = None,
+              workers: int | None = None, progress: ProgressCallback | None = None
+              ) -> MatchResult:
+    """Each opening twice (A Black, then A White), in parallel; then :func:`match_stats`.
+
+    Raises
+    ------
+    InvalidInputError
+        No openings, or two players with the same name.
+    """
+    if not openings:
+        raise InvalidInputError("match: no openings")
+    if a.name == b.name:
+        raise InvalidInputError(f"match: both players are named {a.name!r}")
+    jobs = [(a, b, op, a_black) for op in openings for a_black in (True, False)]
+    games = parallel_map(_game_job, jobs, scheduler=scheduler, workers=workers,
+                         progress=progress)
+    return match_stats(a.name, b.name, games)
+
+
+def make_openings(count: int, plies: int = 8, *, seed: int | None = 0, depth: int = 4,
+                  max_abs: float = 2.0, max_tries: int | None = None) -> list[str]:
+    """Distinct random openings of ``plies`` plies that a ``depth`` search scores near 0.
+
+    Returns move lists (``f5d6...``); passes are not allowed inside an opening.
+
+    Raises
+    ------
+    InvalidInputError
+        Bad arguments, or fewer than ``count`` openings found in ``max_tries`` draws
+        (default ``200·count``).
+    """
+    if count < 1 or plies < 1 or depth < 1 or max_abs < 0:
+        raise InvalidInputError(f"openings: count={count}, plies={plies}, depth={depth}, "
+                                f"max_abs={max_abs}: need positive values")
+    rng = make_rng(seed)
+    tries = max_tries if max_tries is not None else 200 * count
+    found: dict[str, None] = {}
+    for _ in range(tries):
+        if len(found) == count:
+            break
+        board = Board.start()
+        text = ""
+        for _ in range(plies):
+            moves = board.legal_moves()
+            if not moves or moves == [PASS]:
+                break
+            m = moves[int(rng.integers(len(moves)))]
+            text += str(m)
+            board = board.play(m)
+        else:
+            if text in found:
+                continue
+            if abs(search(board, depth=depth).score) <= max_abs:
+                found[text] = None
+    if len(found) < count:
+        raise InvalidInputError(f"openings: only {len(found)} of {count} found in {tries} "
+                                f"tries (raise max_abs or lower plies)")
+    return list(found)
+
+
+def write_openings(path: str | Path, openings: Sequence[str]) -> None:
+    """One move list per line (atomic write)."""
+    atomic_write_text(path, "".join(op + "\n" for op in openings))
+
+
+def read_openings(path: str | Path) -> list[str]:
+    """Move lists, one per line (``#`` comments and blank lines skipped), each checked.
+
+    Raises
+    ------
+    InvalidInputError
+        A missing file, or a line with an illegal move (naming the line, ply and move).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise InvalidInputError(f"{p}: no such file")
+    out = []
+    for no, line in enumerate(p.read_text().splitlines(), 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        parse_moves(text, where=f"{p}:{no}")
+        out.append(text)
+    if not out:
+        raise InvalidInputError(f"{p}: no openings")
+    return out
