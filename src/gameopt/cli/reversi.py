@@ -64,6 +64,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     s.set_defaults(func=cmd_match)
 
+    s = ss.add_parser("play", help="play against the engine in the terminal")
+    s.add_argument("--level", type=int, default=4, metavar="D", help="engine depth (1..20)")
+    s.add_argument("--color", default="X", choices=["X", "O", "none"],
+                   help="your colour (X moves first; none: engine against itself)")
+    s.add_argument("--end", type=int, default=14, metavar="N",
+                   help="the engine plays perfectly from N empties")
+    s.set_defaults(func=cmd_play)
+
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.set_defaults(func=cmd_nboard)
 
@@ -204,4 +212,23 @@ def cmd_match(args: argparse.Namespace) -> int:
     res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
                     progress=progress_for(args.quiet))
     print(res.summary())
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from gameopt.reversi.match import Player
+    from gameopt.reversi.play import PlaySession, play
+
+    if not 1 <= args.level <= 20:
+        raise InvalidInputError(f"--level {args.level}: expected 1..20")
+
+    def read(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
+    session = PlaySession(Player("engine", depth=args.level, end_empties=args.end),
+                          "" if args.color == "none" else args.color)
+    play(session, read, print)
     return 0
