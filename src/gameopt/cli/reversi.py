@@ -70,7 +70,25 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="your colour (X moves first; none: engine against itself)")
     s.add_argument("--end", type=int, default=14, metavar="N",
                    help="the engine plays perfectly from N empties")
+    s.add_argument("--book", default=None, metavar="FILE", help="opening book (.npz)")
+    s.add_argument("--variety", type=float, default=0.0, metavar="DISCS",
+                   help="play any book move within this many discs of the best")
+    s.add_argument("--seed", type=int, default=None)
     s.set_defaults(func=cmd_play)
+
+    s = ss.add_parser("book", help="opening book: build one with the engine, or show it")
+    bs = s.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+    b = bs.add_parser("build", help="negamax-backed expansion from the start")
+    b.add_argument("--depth", type=int, default=6, help="plies")
+    b.add_argument("--eval-depth", type=int, default=4, help="search depth of the leaves")
+    b.add_argument("--width", type=float, default=1.0, metavar="DISCS",
+                   help="expand moves within this many discs of the best")
+    b.add_argument("-o", "--output", required=True, metavar="FILE")
+    b.set_defaults(func=cmd_book_build)
+    b = bs.add_parser("show", help="the book's moves and values for a position")
+    b.add_argument("position", nargs="?", default="", help="board string or move list")
+    b.add_argument("--book", required=True, metavar="FILE")
+    b.set_defaults(func=cmd_book_show)
 
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.set_defaults(func=cmd_nboard)
@@ -228,7 +246,46 @@ def cmd_play(args: argparse.Namespace) -> int:
         except EOFError:
             return None
 
-    session = PlaySession(Player("engine", depth=args.level, end_empties=args.end),
-                          "" if args.color == "none" else args.color)
+    from gameopt.reversi.book import read_book
+
+    book = read_book(args.book) if args.book else None
+    session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book),
+                          "" if args.color == "none" else args.color, variety=args.variety,
+                          seed=args.seed)
     play(session, read, print)
+    return 0
+
+
+def cmd_book_build(args: argparse.Namespace) -> int:
+    from gameopt.reversi.book import build_book, write_book
+
+    last = [0.0]
+
+    def progress(n: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            print(f"[book] {n} positions", file=sys.stderr, flush=True)
+
+    t = time.perf_counter()
+    book = build_book(args.depth, args.eval_depth, args.width, progress=progress)
+    write_book(args.output, book)
+    print(f"wrote {args.output}: {len(book)} positions (depth {args.depth}, eval depth "
+          f"{args.eval_depth}, width {args.width:g}) in {time.perf_counter() - t:.1f} s")
+    return 0
+
+
+def cmd_book_show(args: argparse.Namespace) -> int:
+    from gameopt.reversi.board import Board
+    from gameopt.reversi.book import read_book
+
+    book = read_book(args.book)
+    board = _position(args.position) if args.position.strip() else Board.start()
+    vals = book.lookup(board)
+    print(board.draw(board.moves_bitboard()))
+    if not vals:
+        print(f"not in the book ({len(book)} positions)")
+        return 0
+    rows = [[str(m), f"{v:+.2f}"] for m, v in sorted(vals.items(), key=lambda t: -t[1])]
+    print(format_table(["move", "value"], rows))
     return 0

@@ -37,6 +37,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
+from gameopt.reversi.book import Book
 from gameopt.reversi.search import SearchParams, search, solve
 
 __all__ = ["Player", "GameRecord", "MatchResult", "play_game", "run_match",
@@ -45,12 +46,14 @@ __all__ = ["Player", "GameRecord", "MatchResult", "play_game", "run_match",
 
 @dataclass(frozen=True)
 class Player:
-    """An engine setting: midgame depth, exact solving below ``end_empties``, parameters."""
+    """An engine setting: midgame depth, exact solving below ``end_empties``, parameters,
+    and an optional opening book (its best move is played while the position is in it)."""
 
     name: str
     depth: int = 4
     end_empties: int = 12
     params: SearchParams = field(default_factory=SearchParams)
+    book: Book | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -64,6 +67,10 @@ class Player:
             return PASS
         if len(moves) == 1:
             return moves[0]
+        if self.book is not None:
+            m = self.book.choose(board)
+            if m is not None and m in moves:
+                return m
         r = (solve(board, params=self.params) if board.empties <= self.end_empties
              else search(board, depth=self.depth, params=self.params))
         assert r.move is not None

@@ -9,14 +9,18 @@ square (``f5``) or a command:
 ``moves``      the game so far as a move list;
 ``quit``       stop (end of input also stops).
 
-A pass is played automatically when the side to move has none. At the end the score is
-shown. All input and output go through two callables, so tests script a whole game.
+A pass is played automatically when the side to move has none. With a book the engine
+plays book moves while it can (with ``variety``, any move within that many discs of the
+best, at random). At the end the score is shown. All input and output go through two
+callables, so tests script a whole game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import BLACK, PASS, Board, Move
@@ -37,12 +41,15 @@ class PlaySession:
     human: str = BLACK
     history: list[Board] | None = None
     moves: list[Move] | None = None
+    variety: float = 0.0
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.human not in ("X", "O", ""):
             raise InvalidInputError(f"play: colour {self.human!r} is not X, O or ''")
         self.history = self.history or [Board.start()]
         self.moves = self.moves or []
+        self.rng = np.random.default_rng(self.seed)
 
     @property
     def board(self) -> Board:
@@ -71,6 +78,10 @@ class PlaySession:
         moves = board.legal_moves()
         if moves == [PASS]:
             return PASS, "must pass"
+        if self.engine.book is not None:
+            m = self.engine.book.choose(board, self.variety, self.rng)
+            if m is not None and m in moves:
+                return m, f"book {self.engine.book.lookup(board)[m]:+.2f}"
         if board.empties <= self.engine.end_empties:
             r = solve(board, params=self.engine.params)
             note = f"exact {r.score:+.0f}"

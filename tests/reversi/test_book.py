@@ -1,0 +1,77 @@
+"""Opening book: symmetry, negamax backing, files, use in play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.board import Board
+from gameopt.reversi.book import _PERMS, _apply, build_book, canonical, read_book, write_book
+from gameopt.reversi.match import Player, play_game
+from gameopt.reversi.search import search
+
+
+def test_symmetries_are_a_group_of_8_on_boards() -> None:
+    b = Board.from_moves("f5d6c3d3c4")
+    images = {(_apply(p, b.player), _apply(p, b.opponent)) for p in _PERMS}
+    assert len(images) == 8
+    for p in _PERMS:
+        assert sorted(p) == list(range(64))
+    # every first move leads to the same canonical position
+    keys = {canonical(Board.start().play(m))[0] for m in Board.start().legal_moves()}
+    assert len(keys) == 1
+
+
+def _value_after(board: Board, depth: int) -> float:
+    return float(-board.score()) if board.is_game_over() else -search(board, depth=depth).score
+
+
+def test_full_width_book_is_the_negamax_of_the_leaf_searches() -> None:
+    book = build_book(depth=2, eval_depth=1, width=1000.0)
+    root = Board.start()
+    vals = book.lookup(root)
+    assert set(vals) == set(root.legal_moves())
+    for m, v in vals.items():
+        child = root.play(m)
+        grand = [_value_after(child.play(m2), 1) for m2 in child.legal_moves()]
+        assert v == pytest.approx(-max(grand))  # backed up from depth 2
+        assert book.lookup(child) == pytest.approx(
+            {m2: g for m2, g in zip(child.legal_moves(), grand, strict=True)})
+
+
+def test_width_zero_expands_only_the_best_and_files_round_trip(tmp_path: Path) -> None:
+    book = build_book(depth=4, eval_depth=1, width=0.0)
+    assert 2 <= len(book) <= 4
+    write_book(tmp_path / "b.npz", book)
+    again = read_book(tmp_path / "b.npz")
+    assert again.meta == book.meta and again.entries.keys() == book.entries.keys()
+    for key, vals in book.entries.items():  # values are stored as float32
+        assert again.entries[key] == pytest.approx(vals, abs=1e-5)
+    board = Board.start()
+    for _ in range(3):  # following the book's best moves stays in the book
+        m = book.choose(board)
+        assert m is not None and m in board.legal_moves()
+        board = board.play(m)
+
+
+def test_variety_and_use_in_games() -> None:
+    book = build_book(depth=2, eval_depth=1, width=1000.0)
+    rng = np.random.default_rng(0)
+    picks = {book.choose(Board.start(), variety=100.0, rng=rng) for _ in range(40)}
+    assert picks == set(Board.start().legal_moves())
+    moves, _ = play_game(Player("a", depth=1, end_empties=4, book=book),
+                         Player("b", depth=1, end_empties=4))
+    assert moves[0] == book.choose(Board.start())
+
+
+def test_bad_files(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="no such file"):
+        read_book(tmp_path / "none.npz")
+    (tmp_path / "junk.npz").write_bytes(b"not a zip")
+    with pytest.raises(InvalidInputError, match="not a gameopt book"):
+        read_book(tmp_path / "junk.npz")
+    with pytest.raises(InvalidInputError, match="depth=0"):
+        build_book(depth=0)
