@@ -26,8 +26,8 @@ import numpy as np
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import _bitboard as bb
 
-__all__ = ["Square", "Move", "PASS", "Board", "BLACK", "WHITE", "square_name", "parse_square",
-           "parse_moves", "moves_string"]
+__all__ = ["Square", "Move", "PASS", "SQUARE_SYMMETRIES", "Board", "BLACK", "WHITE",
+           "square_name", "parse_square", "parse_moves", "moves_string"]
 
 Square = int
 BLACK = "X"
@@ -80,6 +80,25 @@ class Move:
 
 
 PASS = Move(64)
+
+
+def _square_symmetries() -> tuple[np.ndarray, ...]:
+    """The 8 symmetries of the board as square permutations: ``perm[s]`` is the image of
+    square ``s`` (the identity first; rotations by 0, 90, 180, 270 degrees, each also
+    transposed)."""
+    sq = np.arange(64).reshape(8, 8)  # [row, col]
+    perms = []
+    for k in range(4):
+        r = np.rot90(sq, k)
+        for img in (r, r.T):
+            p = np.empty(64, dtype=np.int64)
+            p[img.ravel()] = np.arange(64)  # square img[i] goes to position i
+            perms.append(p)
+    return tuple(perms)
+
+
+#: The 8 board symmetries as square permutations (see :func:`_square_symmetries`).
+SQUARE_SYMMETRIES = _square_symmetries()
 
 _BLACK_CHARS = "XB*#"
 _WHITE_CHARS = "OW"

@@ -29,7 +29,7 @@ import numpy as np
 
 from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
-from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
 
 __all__ = ["Book", "build_book", "read_book", "write_book", "FORMAT"]
@@ -37,22 +37,7 @@ __all__ = ["Book", "build_book", "read_book", "write_book", "FORMAT"]
 FORMAT = "gameopt-book-1"
 
 
-def _perms() -> list[np.ndarray]:
-    """The 8 symmetries as square permutations: image square of each square 0..63."""
-    sq = np.arange(64).reshape(8, 8)  # [row, col]
-    imgs = []
-    for k in range(4):
-        r = np.rot90(sq, k)
-        imgs += [r, r.T]
-    perms = []
-    for img in imgs:
-        p = np.empty(64, dtype=np.int64)
-        p[img.ravel()] = np.arange(64)  # square img[i] goes to position i
-        perms.append(p)
-    return perms
-
-
-_PERMS = _perms()
+_PERMS = list(SQUARE_SYMMETRIES)
 _BITS = np.uint64(1) << np.arange(64, dtype=np.uint64)
 
 
