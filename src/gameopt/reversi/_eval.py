@@ -14,7 +14,9 @@ search kernels stay compiled once whatever evaluation they use:
     computed only when some corner is taken
     ``+ w6 * (discs P - O)``.
 
-Other kinds (the learned pattern evaluation) plug in here with their own weights layout.
+``kind == 1``: the pattern evaluation of :mod:`gameopt.reversi.patterns` (default pattern
+    set); ``weights`` is its expanded table (:meth:`PatternSet.expand`): per stage, bias,
+    mobility, then one value per raw configuration of each pattern.
 """
 
 from __future__ import annotations
@@ -25,15 +27,18 @@ from numba import njit
 from gameopt.reversi._bitboard import (
     CORNERS,
     U0,
+    U1,
     around,
     get_moves,
     popcount,
     stable_discs,
 )
+from gameopt.reversi.patterns import DEFAULT_SET
 
-__all__ = ["evaluate", "HEURISTIC", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
+__all__ = ["evaluate", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
 
 HEURISTIC = 0
+PATTERN = 1
 HEURISTIC_TERMS = ("mobility", "potential mobility", "corners", "X-squares", "C-squares",
                    "stable discs", "discs")
 #: Hand-set weights (centi-discs per unit of each term), in the order of HEURISTIC_TERMS.
@@ -66,7 +71,40 @@ def _heuristic(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     return score
 
 
+# Small tables only: numba will not cache a function that reads a large global array
+_PSQ = DEFAULT_SET.squares
+_POFF = 2 + DEFAULT_SET.base[DEFAULT_SET.kind]  # each instance's table within a stage
+_PSTAGE = DEFAULT_SET.kernel_stage_size
+
+
+@njit(cache=True)
+def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
+    """Pattern evaluation (see :mod:`gameopt.reversi.patterns`); O(instances·10)."""
+    empties = popcount(~(P | O))
+    stage = min(14, max(0, (60 - empties) // 4))
+    off = stage * _PSTAGE
+    v = int(w[off]) + int(w[off + 1]) * (popcount(get_moves(P, O))
+                                         - popcount(get_moves(O, P)))
+    for i in range(_PSQ.shape[0]):
+        idx = 0
+        pw = 1
+        for k in range(_PSQ.shape[1]):
+            s = _PSQ[i, k]
+            if s < 0:
+                break
+            bit = U1 << np.uint64(s)
+            if P & bit:
+                idx += pw
+            elif O & bit:
+                idx += 2 * pw
+            pw *= 3
+        v += w[off + _POFF[i] + idx]
+    return v
+
+
 @njit(cache=True)
 def evaluate(P: np.uint64, O: np.uint64, kind: int, weights: np.ndarray) -> int:
     """Static value of (P, O) for P in centi-discs, by the evaluation ``kind``."""
+    if kind == 1:
+        return _patterns(P, O, weights)
     return _heuristic(P, O, weights)

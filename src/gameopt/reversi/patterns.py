@@ -1,0 +1,192 @@
+"""Pattern evaluation (Buro): pattern tables, symmetry sharing, stages, weights files.
+
+A *pattern* is an ordered list of squares; its *instances* are its images under the 8
+board symmetries (duplicates removed), and all instances of a pattern share one table.
+A configuration is the base-3 number ``Σ 3^k · d_k`` over the pattern's squares in order,
+with ``d = 0`` empty, ``1`` the side to move, ``2`` the other side. When a symmetry of the
+board maps the pattern's squares onto themselves (the 3×3 corner about its diagonal, a
+row about its middle...), configurations that are images of each other share one weight,
+stored under the smaller index (:data:`PatternSet.canon`).
+
+The evaluation of a position at stage ``s`` (``s = min(14, (60 - empties) // 4)``, 15
+stages of 4 moves) is, in centi-discs for the side to move,
+
+    ``bias[s] + mob[s]·(mobility P − mobility O) + Σ_instances table[s][type][canon[idx]]``.
+
+The default set (:data:`PATTERNS`): edge + 2X, corner 3×3, corner 2×5, rows and columns 2–4,
+diagonals of length 4–8 — 11 tables, 46 instances.
+
+References
+----------
+M. Buro, "Experiments with Multi-ProbCut and a New High-Quality Evaluation Function for
+Othello", NECI technical report 96, 1997; M. Buro, "From simple features to sophisticated
+evaluation functions", Computers and Games 1998.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.board import SQUARE_SYMMETRIES, Board, parse_square
+
+__all__ = ["PATTERNS", "PatternSet", "DEFAULT_SET", "N_STAGES", "stage_of",
+           "reference_indices", "reference_evaluate"]
+
+N_STAGES = 15
+
+
+def _sq(names: str) -> tuple[int, ...]:
+    return tuple(parse_square(n) for n in names.split())
+
+
+#: name -> squares of the base instance, in digit order
+PATTERNS: dict[str, tuple[int, ...]] = {
+    "edge+2x": _sq("b2 a1 b1 c1 d1 e1 f1 g1 h1 g2"),
+    "corner3x3": _sq("a1 b1 c1 a2 b2 c2 a3 b3 c3"),
+    "corner2x5": _sq("a1 b1 c1 d1 e1 a2 b2 c2 d2 e2"),
+    "row2": _sq("a2 b2 c2 d2 e2 f2 g2 h2"),
+    "row3": _sq("a3 b3 c3 d3 e3 f3 g3 h3"),
+    "row4": _sq("a4 b4 c4 d4 e4 f4 g4 h4"),
+    "diag8": _sq("a1 b2 c3 d4 e5 f6 g7 h8"),
+    "diag7": _sq("b1 c2 d3 e4 f5 g6 h7"),
+    "diag6": _sq("c1 d2 e3 f4 g5 h6"),
+    "diag5": _sq("d1 e2 f3 g4 h5"),
+    "diag4": _sq("e1 f2 g3 h4"),
+}
+
+
+def stage_of(empties: int) -> int:
+    """Stage 0..14 of a position with ``empties`` empty squares (4 moves per stage)."""
+    return min(N_STAGES - 1, max(0, (60 - empties) // 4))
+
+
+@dataclass(frozen=True, eq=False)
+class PatternSet:
+    """Tables of a pattern set, as arrays the numba kernel reads.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Pattern names, in table order.
+    squares : ndarray of int64, shape (instances, 10)
+        Each instance's squares in digit order, -1 padded.
+    kind : ndarray of int64, shape (instances,)
+        The pattern (table) of each instance.
+    canon : ndarray of int64, shape (Σ 3^len,)
+        ``canon[base[t] + idx]``: the feature number (within a stage) of configuration
+        ``idx`` of pattern ``t``; configurations that are images of each other under the
+        pattern's own symmetries share one.
+    base : ndarray of int64, shape (patterns,)
+        Offset of each pattern in ``canon``.
+    n_features : int
+        Features per stage after sharing; a stage's block of weights is
+        ``[bias, mobility, feature 0, feature 1, ...]``.
+    """
+
+    names: tuple[str, ...]
+    squares: npt.NDArray[np.int64]
+    kind: npt.NDArray[np.int64]
+    canon: npt.NDArray[np.int64]
+    base: npt.NDArray[np.int64]
+    n_features: int
+
+    @property
+    def stage_size(self) -> int:
+        """Fitted (shared) weights per stage: bias, mobility, features."""
+        return 2 + self.n_features
+
+    @property
+    def n_weights(self) -> int:
+        return N_STAGES * self.stage_size
+
+    @property
+    def kernel_stage_size(self) -> int:
+        """Expanded weights per stage: bias, mobility, every raw configuration."""
+        return 2 + int(self.canon.shape[0])
+
+    def expand(self, shared: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
+        """Fitted weights (N_STAGES × stage_size, discs) -> the kernel's int32 table in
+        centi-discs (N_STAGES × kernel_stage_size), each configuration holding the
+        weight of its class."""
+        sh = np.asarray(shared, dtype=np.float64).reshape(N_STAGES, self.stage_size)
+        out = np.empty((N_STAGES, self.kernel_stage_size), dtype=np.float64)
+        out[:, :2] = sh[:, :2]
+        out[:, 2:] = sh[:, 2 + self.canon]
+        return np.rint(100.0 * out).astype(np.int32).ravel()
+
+    @classmethod
+    def build(cls, patterns: dict[str, tuple[int, ...]]) -> PatternSet:
+        """Instances and shared configurations of ``patterns`` (see the module notes)."""
+        rows: list[list[int]] = []
+        kinds: list[int] = []
+        canon_parts: list[npt.NDArray[np.int64]] = []
+        bases: list[int] = []
+        n_feat = 0
+        total = 0
+        for t, (name, base_sq) in enumerate(patterns.items()):
+            if len(base_sq) > 10 or len(set(base_sq)) != len(base_sq):
+                raise InvalidInputError(f"pattern {name}: need up to 10 distinct squares")
+            seen: set[frozenset[int]] = set()
+            autos: list[list[int]] = []
+            for perm in SQUARE_SYMMETRIES:
+                img = [int(perm[s]) for s in base_sq]
+                if frozenset(img) == frozenset(base_sq):
+                    autos.append([base_sq.index(s) for s in img])
+                if frozenset(img) not in seen:
+                    seen.add(frozenset(img))
+                    rows.append(img + [-1] * (10 - len(img)))
+                    kinds.append(t)
+            canon_t, n_t = _shared_indices(len(base_sq), autos)
+            canon_parts.append(canon_t + n_feat)
+            bases.append(total)
+            total += 3 ** len(base_sq)
+            n_feat += n_t
+        return cls(tuple(patterns), np.array(rows, dtype=np.int64),
+                   np.array(kinds, dtype=np.int64), np.concatenate(canon_parts),
+                   np.array(bases, dtype=np.int64), n_feat)
+
+
+def _shared_indices(n: int, autos: list[list[int]]) -> tuple[npt.NDArray[np.int64], int]:
+    """Feature number of each configuration (0..3^n-1) when images share one (the smaller
+    index names the class); and the number of classes."""
+    size = 3 ** n
+    digits = np.array([(np.arange(size) // 3 ** k) % 3 for k in range(n)])  # (n, size)
+    pw = 3 ** np.arange(n)
+    smallest = np.arange(size)
+    for auto in autos:  # position k of the image holds the digit of position auto[k]
+        img = (digits[auto, :] * pw[:, None]).sum(axis=0)
+        smallest = np.minimum(smallest, img)
+    reps, feature = np.unique(smallest, return_inverse=True)
+    return feature.astype(np.int64), len(reps)
+
+
+DEFAULT_SET = PatternSet.build(PATTERNS)
+
+
+def reference_indices(board: Board, ps: PatternSet = DEFAULT_SET) -> list[int]:
+    """Raw configuration index of each instance, in plain Python (the kernel's reference)."""
+    out = []
+    for row in ps.squares:
+        idx = 0
+        for k, s in enumerate(int(x) for x in row if x >= 0):
+            d = 1 if board.player >> s & 1 else 2 if board.opponent >> s & 1 else 0
+            idx += d * 3 ** k
+        out.append(idx)
+    return out
+
+
+def reference_evaluate(board: Board, weights: npt.NDArray[np.int32],
+                       ps: PatternSet = DEFAULT_SET) -> int:
+    """The pattern evaluation in plain Python from the *shared* table (N_STAGES ×
+    stage_size, centi-discs): the kernel's reference (it reads the expanded table)."""
+    off = stage_of(board.empties) * ps.stage_size
+    mob = (bin(board.moves_bitboard()).count("1")
+           - bin(Board(board.opponent, board.player, board.side).moves_bitboard()).count("1"))
+    v = int(weights[off]) + int(weights[off + 1]) * mob
+    for kind, idx in zip(ps.kind, reference_indices(board, ps), strict=True):
+        v += int(weights[off + 2 + ps.canon[ps.base[kind] + idx]])
+    return v
