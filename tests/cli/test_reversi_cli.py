@@ -83,3 +83,19 @@ def test_openings_then_match(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                  str(out), "--workers", "1", "-q"]) == 0
     text = capsys.readouterr().out
     assert "6 games" in text and "Elo" in text and "p " in text
+
+
+def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    data, weights = tmp_path / "d.npz", tmp_path / "w.npz"
+    assert main(["reversi", "train", "generate", "--games", "6", "--exact", "10",
+                 "--workers", "1", "-q", "-o", str(data)]) == 0
+    assert main(["reversi", "train", "fit", str(data), "--epochs", "1", "-o",
+                 str(weights)]) == 0
+    out = capsys.readouterr().out
+    assert "validation MAE" in out and "wrote" in out
+    assert main(["reversi", "match", "--a", f"depth=1,eval={weights}", "--b", "depth=1",
+                 "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert main(["reversi", "match", "--a", f"eval={tmp_path / 'none.npz'}"]) == 2

@@ -90,6 +90,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--book", required=True, metavar="FILE")
     b.set_defaults(func=cmd_book_show)
 
+    s = ss.add_parser("train", help="pattern evaluation: self-play data, then fitting")
+    ts = s.add_subparsers(dest="train_command", metavar="ACTION", required=True)
+    g = ts.add_parser("generate", help="self-play games labelled by exact endings")
+    g.add_argument("--games", type=int, default=1000)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--depth", type=int, default=2, help="self-play search depth")
+    g.add_argument("--random-plies", type=int, default=8)
+    g.add_argument("--exact", type=int, default=14, metavar="EMPTIES",
+                   help="solve exactly from this many empties")
+    g.add_argument("--epsilon", type=float, default=0.05, help="share of random moves")
+    g.add_argument("--workers", type=int, default=None)
+    g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    g.add_argument("-q", "--quiet", action="store_true")
+    g.add_argument("-o", "--output", required=True, metavar="FILE")
+    g.set_defaults(func=cmd_train_generate)
+    f = ts.add_parser("fit", help="least-squares pattern weights from data files")
+    f.add_argument("data", nargs="+", metavar="FILE")
+    f.add_argument("--epochs", type=int, default=8)
+    f.add_argument("--lr", type=float, default=0.5)
+    f.add_argument("--l2", type=float, default=0.01)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_fit)
+
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.set_defaults(func=cmd_nboard)
 
@@ -288,4 +312,48 @@ def cmd_book_show(args: argparse.Namespace) -> int:
         return 0
     rows = [[str(m), f"{v:+.2f}"] for m, v in sorted(vals.items(), key=lambda t: -t[1])]
     print(format_table(["move", "value"], rows))
+    return 0
+
+
+def cmd_train_generate(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.train import generate, write_data
+
+    t = time.perf_counter()
+    data = generate(args.games, seed=args.seed, random_plies=args.random_plies,
+                    depth=args.depth, exact_empties=args.exact, epsilon=args.epsilon,
+                    scheduler=args.scheduler, workers=args.workers,
+                    progress=progress_for(args.quiet))
+    write_data(args.output, data)
+    wall = time.perf_counter() - t
+    print(f"wrote {args.output}: {len(data)} positions from {args.games} games in "
+          f"{wall:.1f} s wall ({len(data) / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_fit(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from gameopt.reversi.train import TrainData, fit, read_data, write_weights
+
+    parts = [read_data(f) for f in args.data]
+    offset = 0
+    games = []
+    for d in parts:  # keep game ids distinct across files
+        games.append(d.game + offset)
+        offset += int(d.game.max(initial=-1)) + 1
+    data = TrainData(np.concatenate([d.player for d in parts]),
+                     np.concatenate([d.opponent for d in parts]),
+                     np.concatenate([d.target for d in parts]), np.concatenate(games),
+                     {"sources": [d.meta for d in parts]})
+    t = time.perf_counter()
+    w, rep = fit(data, epochs=args.epochs, lr=args.lr, l2=args.l2, seed=args.seed)
+    wall = time.perf_counter() - t
+    rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
+            for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
+    print(format_table(["stage", "plies", "train MAE", "validation MAE"], rows))
+    write_weights(args.output, w, {"positions": len(data), "epochs": args.epochs,
+                                   "lr": args.lr, "l2": args.l2, "sources": data.meta})
+    print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
+          f"{wall:.1f} s ({rep.n_train * args.epochs / wall:.0f} positions/s per epoch)")
     return 0

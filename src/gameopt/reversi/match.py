@@ -25,6 +25,7 @@ Othello", NECI technical report, 1997 (paired-opening matches).
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
+from gameopt.reversi._eval import PATTERN
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book
 from gameopt.reversi.search import SearchParams, search, solve
@@ -54,6 +56,13 @@ class Player:
     end_empties: int = 12
     params: SearchParams = field(default_factory=SearchParams)
     book: Book | None = field(default=None, compare=False, repr=False)
+    eval_file: str | None = None
+
+    def search_params(self) -> SearchParams:
+        """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
+        if self.eval_file is None:
+            return self.params
+        return pattern_params(self.eval_file)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -71,21 +80,42 @@ class Player:
             m = self.book.choose(board)
             if m is not None and m in moves:
                 return m
-        r = (solve(board, params=self.params) if board.empties <= self.end_empties
-             else search(board, depth=self.depth, params=self.params))
+        params = self.search_params()
+        r = (solve(board, params=params) if board.empties <= self.end_empties
+             else search(board, depth=self.depth, params=params))
         assert r.move is not None
         return r.move
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12`` (any order, both optional) -> Player."""
+        """``depth=4,end=12,eval=FILE`` (any order, all optional) -> Player.
+
+        ``eval=FILE`` uses the pattern weights of FILE (``eval=heuristic``: the heuristic).
+        """
         kw = {"depth": 4, "end": 12}
+        eval_file = None
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
+            if key == "eval" and value:
+                eval_file = None if value == "heuristic" else value
+                continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
-                raise InvalidInputError(f"player {name}: {part!r} is not depth=N or end=N")
+                raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N or "
+                                        "eval=FILE")
             kw[key] = int(value)
-        return cls(name, depth=kw["depth"], end_empties=kw["end"])
+        if eval_file is not None:
+            pattern_params(eval_file)  # fail now, naming the file, not in a worker
+        return cls(name, depth=kw["depth"], end_empties=kw["end"], eval_file=eval_file)
+
+
+@functools.lru_cache(maxsize=4)
+def pattern_params(path: str) -> SearchParams:
+    """Search parameters using the pattern weights of ``path`` (cached per process)."""
+    from gameopt.reversi.patterns import DEFAULT_SET
+    from gameopt.reversi.train import read_weights
+
+    w, _ = read_weights(path)
+    return SearchParams(eval_kind=PATTERN, weights=DEFAULT_SET.expand(w))
 
 
 @dataclass(frozen=True)

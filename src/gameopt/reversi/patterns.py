@@ -108,7 +108,7 @@ class PatternSet:
         """Expanded weights per stage: bias, mobility, every raw configuration."""
         return 2 + int(self.canon.shape[0])
 
-    def expand(self, shared: npt.NDArray[np.float64]) -> npt.NDArray[np.int32]:
+    def expand(self, shared: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Fitted weights (N_STAGES × stage_size, discs) -> the kernel's int32 table in
         centi-discs (N_STAGES × kernel_stage_size), each configuration holding the
         weight of its class."""

@@ -82,11 +82,12 @@ class PlaySession:
             m = self.engine.book.choose(board, self.variety, self.rng)
             if m is not None and m in moves:
                 return m, f"book {self.engine.book.lookup(board)[m]:+.2f}"
+        params = self.engine.search_params()
         if board.empties <= self.engine.end_empties:
-            r = solve(board, params=self.engine.params)
+            r = solve(board, params=params)
             note = f"exact {r.score:+.0f}"
         else:
-            r = search(board, depth=self.engine.depth, params=self.engine.params)
+            r = search(board, depth=self.engine.depth, params=params)
             note = f"eval {r.score:+.2f} at depth {r.depth}"
         assert r.move is not None
         return r.move, note
