@@ -54,7 +54,7 @@ def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
     (["reversi", "bench", "ffo", "--range", "50-40"], "--range '50-40'"),
     (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
-    (["reversi", "match", "--a", "depth=x"], "is not depth=N or end=N"),
+    (["reversi", "match", "--a", "depth=x"], "is not depth=N, end=N or eval=FILE"),
     (["reversi", "match", "--openings", "/nonexistent.txt"], "no such file"),
     (["reversi", "openings", "-n", "0", "-o", "/tmp/never-written.txt"], "count=0"),
 ])
