@@ -40,8 +40,7 @@ def main() -> int:
 
     # Part 1: accuracy on held-out positions with 20-24 empties, solved exactly
     data = generate(max(8, args.positions // 2), seed=args.seed, exact_empties=14, workers=1)
-    occ = data.player | data.opponent
-    empties = 64 - np.array([int(x).bit_count() for x in occ])
+    empties = data.empties
     pick = np.flatnonzero((empties >= 20) & (empties <= 24))
     rng = np.random.default_rng(args.seed)
     pick = rng.choice(pick, min(args.positions, len(pick)), replace=False)

@@ -373,13 +373,21 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     stats: dict[str, Any] = {"restarts": 0, "moves": 0, "swaps": 0, "cpu_to_best": 0.0}
     goal = None if target is None else target - 1e-6 * max(1.0, abs(target))
     if method == "tabu":
-        _iterated_tabu(problem, a, best, best_score, restarts, time_limit, goal, stall, rng,
-                       t0, stats)
+        best = _iterated_tabu(problem, a, best, best_score, restarts, time_limit, goal,
+                              stall, rng, t0, stats)
     elif method != "greedy":
-        _multistart(problem, a, best, best_score, method, restarts, seeds, time_limit, goal,
-                    (depth if method == "vds" else 1, relax, width), rng, t0, stats)
-    best = stats.pop("deck", best)
+        best = _multistart(problem, a, best, best_score, restarts, seeds, time_limit, goal,
+                           (depth if method == "vds" else 1, relax, width), rng, t0, stats)
     return _result(problem, a, best, method, t0, stats)
+
+
+def _kick(p: DeckProblem, rng: np.random.Generator
+          ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]:
+    """A random perturbation for the kernels' ``kick``: slots out, pieces in, how many
+    swaps (``max(2, size // 8)``) to apply."""
+    n_kick = max(2, p.size // 8)
+    return (rng.integers(0, p.size, 8 * n_kick).astype(np.int64),
+            rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
 
 
 def _done(best_score: float, goal: float | None, time_limit: float | None,
@@ -453,18 +461,16 @@ def _seeded_starts(p: DeckProblem, a: _Arrays, count: int) -> Iterator[list[int]
             yield deck
 
 
-def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float, method: str,
+def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
                 restarts: int, seeds: int, time_limit: float | None, goal: float | None,
                 vds: tuple[int, int, int], rng: np.random.Generator, t0: float,
-                stats: dict[str, Any]) -> None:
+                stats: dict[str, Any]) -> list[int]:
     """Local searches from: ``best``, then up to ``seeds`` seeded greedy decks, then
     alternately a random construction and the best deck kicked (iterated local search).
-    Leaves the best deck in ``stats["deck"]``."""
+    Returns the best deck; counts go to ``stats``."""
     depth, relax, width = vds
-    n_kick = max(2, p.size // 8)
     seeded = _seeded_starts(p, a, seeds)
-    r = 0
-    while r < restarts:
+    for r in range(restarts):
         if r > 0 and _done(best_score, goal, time_limit, t0):
             break
         kick = None
@@ -475,23 +481,20 @@ def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float, 
                 assert deck is not None  # without a seed piece it never fails silently
             else:
                 deck = best
-                kick = (rng.integers(0, p.size, 8 * n_kick).astype(np.int64),
-                        rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
+                kick = _kick(p, rng)
         out, moves, swaps = _run_ls(a, deck, depth, relax, width, kick)
-        r += 1
         stats["restarts"] += 1
         stats["moves"] += moves
         stats["swaps"] += swaps
         best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
-    stats["deck"] = best
+    return best
 
 
 def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
                    restarts: int, time_limit: float | None, goal: float | None,
                    stall: int | None, rng: np.random.Generator, t0: float,
-                   stats: dict[str, Any]) -> None:
-    """Tabu runs from ``best``, then from the best deck kicked; leaves it in stats["deck"]."""
-    n_kick = max(2, p.size // 8)
+                   stats: dict[str, Any]) -> list[int]:
+    """Tabu runs from ``best``, then from the best deck kicked; returns the best deck."""
     if stall is None:  # a full scan (rules) costs ~size times a constrained one (MDP)
         stall = max(2000, 20 * p.n if a.free else 2 * p.n)
     tgt = np.inf if goal is None else goal
@@ -501,13 +504,12 @@ def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: floa
             break
         kick = None
         if r > 0:
-            kick = (rng.integers(0, p.size, 8 * n_kick).astype(np.int64),
-                    rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
+            kick = _kick(p, rng)
         out, iters = _run_tabu(a, best, stall, int(rng.integers(2**31)), tgt, kick)
         stats["restarts"] += 1
         stats["iterations"] += iters
         best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
-    stats["deck"] = best
+    return best
 
 
 def _result(p: DeckProblem, a: _Arrays, deck: list[int], method: str, t0: float,

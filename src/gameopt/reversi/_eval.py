@@ -77,6 +77,25 @@ _POFF = 2 + DEFAULT_SET.base[DEFAULT_SET.kind]  # each instance's table within a
 _PSTAGE = DEFAULT_SET.kernel_stage_size
 
 
+@njit(cache=True, inline="always")
+def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int:
+    """Base-3 configuration of instance ``i`` (row of ``squares``, -1 padded): digit 0
+    empty, 1 P, 2 O."""
+    idx = 0
+    pw = 1
+    for k in range(squares.shape[1]):
+        s = squares[i, k]
+        if s < 0:
+            break
+        bit = U1 << np.uint64(s)
+        if P & bit:
+            idx += pw
+        elif O & bit:
+            idx += 2 * pw
+        pw *= 3
+    return idx
+
+
 @njit(cache=True)
 def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     """Pattern evaluation (see :mod:`gameopt.reversi.patterns`); O(instances·10)."""
@@ -86,19 +105,7 @@ def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     v = int(w[off]) + int(w[off + 1]) * (popcount(get_moves(P, O))
                                          - popcount(get_moves(O, P)))
     for i in range(_PSQ.shape[0]):
-        idx = 0
-        pw = 1
-        for k in range(_PSQ.shape[1]):
-            s = _PSQ[i, k]
-            if s < 0:
-                break
-            bit = U1 << np.uint64(s)
-            if P & bit:
-                idx += pw
-            elif O & bit:
-                idx += 2 * pw
-            pw *= 3
-        v += w[off + _POFF[i] + idx]
+        v += w[off + _POFF[i] + config_index(P, O, _PSQ, i)]
     return v
 
 

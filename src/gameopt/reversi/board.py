@@ -272,6 +272,10 @@ class Board:
         e = 64 - p - o
         return p - o + (e if p > o else -e if p < o else 0)
 
+    def black_score(self) -> int:
+        """:meth:`score` from Black's side."""
+        return self.score() if self.side == BLACK else -self.score()
+
     def hash(self) -> int:
         """64-bit hash of the position (the transposition table's mix)."""
         return int(bb.hash_position(*self._u()))

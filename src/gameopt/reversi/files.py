@@ -285,7 +285,7 @@ class GgfGame:
         if m:
             return float(m.group(1))
         board = self.final_board()
-        score = board.score() if board.side == BLACK else -board.score()
+        score = board.black_score()
         return float(score) if board.is_game_over() else None
 
 

@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from gameopt.core.files import atomic_write_text
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
@@ -71,20 +73,32 @@ class Player:
 
     def choose(self, board: Board) -> Move:
         """The move this setting plays (``board`` has a legal move or a pass)."""
+        return self.think(board)[0]
+
+    def think(self, board: Board, variety: float = 0.0,
+              rng: np.random.Generator | None = None) -> tuple[Move, str]:
+        """The move and a note on why: forced, book value, exact score or evaluation.
+
+        With ``variety`` and ``rng``, any book move within ``variety`` discs of the best.
+        """
         moves = board.legal_moves()
         if moves == [PASS]:
-            return PASS
+            return PASS, "must pass"
         if len(moves) == 1:
-            return moves[0]
+            return moves[0], "only move"
         if self.book is not None:
-            m = self.book.choose(board)
+            m = self.book.choose(board, variety, rng)
             if m is not None and m in moves:
-                return m
+                return m, f"book {self.book.lookup(board)[m]:+.2f}"
         params = self.search_params()
-        r = (solve(board, params=params) if board.empties <= self.end_empties
-             else search(board, depth=self.depth, params=params))
+        if board.empties <= self.end_empties:
+            r = solve(board, params=params)
+            note = f"exact {r.score:+.0f}"
+        else:
+            r = search(board, depth=self.depth, params=params)
+            note = f"eval {r.score:+.2f} at depth {r.depth}"
         assert r.move is not None
-        return r.move
+        return r.move, note
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
@@ -146,7 +160,7 @@ def play_game(black: Player, white: Player, opening: str = "") -> tuple[tuple[Mo
         move = mover.choose(board)
         played.append(move)
         board = board.play(move)
-    diff = board.score() if board.side == "X" else -board.score()
+    diff = board.black_score()
     return tuple(played), diff
 
 

@@ -25,6 +25,7 @@ evaluation functions", Computers and Games 1998.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,13 +77,16 @@ class PatternSet:
         Each instance's squares in digit order, -1 padded.
     kind : ndarray of int64, shape (instances,)
         The pattern (table) of each instance.
-    canon : ndarray of int64, shape (Σ 3^len,)
+    base : ndarray of int64, shape (patterns,)
+        Offset of each pattern in ``canon``.
+    autos : tuple
+        Per pattern, the permutations of its digit positions that board symmetries
+        induce (the identity included).
+    canon : ndarray of int64, shape (Σ 3^len,) (computed on first use)
         ``canon[base[t] + idx]``: the feature number (within a stage) of configuration
         ``idx`` of pattern ``t``; configurations that are images of each other under the
         pattern's own symmetries share one.
-    base : ndarray of int64, shape (patterns,)
-        Offset of each pattern in ``canon``.
-    n_features : int
+    n_features : int (computed on first use)
         Features per stage after sharing; a stage's block of weights is
         ``[bias, mobility, feature 0, feature 1, ...]``.
     """
@@ -90,9 +94,33 @@ class PatternSet:
     names: tuple[str, ...]
     squares: npt.NDArray[np.int64]
     kind: npt.NDArray[np.int64]
-    canon: npt.NDArray[np.int64]
     base: npt.NDArray[np.int64]
-    n_features: int
+    autos: tuple[tuple[tuple[int, ...], ...], ...]  # each pattern's own symmetries
+
+    @functools.cached_property
+    def _sharing(self) -> tuple[npt.NDArray[np.int64], int]:
+        """(canon, n_features), computed on first use: the evaluation kernel needs only
+        the small tables, so importing the engine does not pay for this."""
+        parts = []
+        n_feat = 0
+        for n, autos in zip(self.lengths, self.autos, strict=True):
+            canon_t, n_t = _shared_indices(n, [list(a) for a in autos])
+            parts.append(canon_t + n_feat)
+            n_feat += n_t
+        return np.concatenate(parts), n_feat
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """Squares of each pattern."""
+        return tuple(len(a[0]) for a in self.autos)
+
+    @property
+    def canon(self) -> npt.NDArray[np.int64]:
+        return self._sharing[0]
+
+    @property
+    def n_features(self) -> int:
+        return self._sharing[1]
 
     @property
     def stage_size(self) -> int:
@@ -106,7 +134,7 @@ class PatternSet:
     @property
     def kernel_stage_size(self) -> int:
         """Expanded weights per stage: bias, mobility, every raw configuration."""
-        return 2 + int(self.canon.shape[0])
+        return 2 + sum(3 ** n for n in self.lengths)
 
     def expand(self, shared: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Fitted weights (N_STAGES × stage_size, discs) -> the kernel's int32 table in
@@ -123,32 +151,28 @@ class PatternSet:
         """Instances and shared configurations of ``patterns`` (see the module notes)."""
         rows: list[list[int]] = []
         kinds: list[int] = []
-        canon_parts: list[npt.NDArray[np.int64]] = []
         bases: list[int] = []
-        n_feat = 0
+        all_autos: list[tuple[tuple[int, ...], ...]] = []
         total = 0
         for t, (name, base_sq) in enumerate(patterns.items()):
             if len(base_sq) > 10 or len(set(base_sq)) != len(base_sq):
                 raise InvalidInputError(f"pattern {name}: need up to 10 distinct squares")
             seen: set[frozenset[int]] = set()
-            autos: list[list[int]] = []
+            autos: list[tuple[int, ...]] = []
             for perm in SQUARE_SYMMETRIES:
                 img = [int(perm[s]) for s in base_sq]
                 if frozenset(img) == frozenset(base_sq):
-                    autos.append([base_sq.index(s) for s in img])
+                    autos.append(tuple(base_sq.index(s) for s in img))
                 if frozenset(img) not in seen:
                     seen.add(frozenset(img))
                     rows.append(img + [-1] * (10 - len(img)))
                     kinds.append(t)
-            canon_t, n_t = _shared_indices(len(base_sq), autos)
-            canon_parts.append(canon_t + n_feat)
+            all_autos.append(tuple(autos))
             bases.append(total)
             total += 3 ** len(base_sq)
-            n_feat += n_t
         return cls(tuple(patterns), np.array(rows, dtype=np.int64),
-                   np.array(kinds, dtype=np.int64), np.concatenate(canon_parts),
-                   np.array(bases, dtype=np.int64), n_feat)
-
+                   np.array(kinds, dtype=np.int64), np.array(bases, dtype=np.int64),
+                   tuple(all_autos))
 
 def _shared_indices(n: int, autos: list[list[int]]) -> tuple[npt.NDArray[np.int64], int]:
     """Feature number of each configuration (0..3^n-1) when images share one (the smaller

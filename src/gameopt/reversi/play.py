@@ -25,7 +25,6 @@ import numpy as np
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import BLACK, PASS, Board, Move
 from gameopt.reversi.match import Player
-from gameopt.reversi.search import search, solve
 
 __all__ = ["PlaySession", "play"]
 
@@ -74,23 +73,7 @@ class PlaySession:
 
     def engine_move(self) -> tuple[Move, str]:
         """The engine's move and a note (its evaluation) for the current position."""
-        board = self.board
-        moves = board.legal_moves()
-        if moves == [PASS]:
-            return PASS, "must pass"
-        if self.engine.book is not None:
-            m = self.engine.book.choose(board, self.variety, self.rng)
-            if m is not None and m in moves:
-                return m, f"book {self.engine.book.lookup(board)[m]:+.2f}"
-        params = self.engine.search_params()
-        if board.empties <= self.engine.end_empties:
-            r = solve(board, params=params)
-            note = f"exact {r.score:+.0f}"
-        else:
-            r = search(board, depth=self.engine.depth, params=params)
-            note = f"eval {r.score:+.2f} at depth {r.depth}"
-        assert r.move is not None
-        return r.move, note
+        return self.engine.think(self.board, self.variety, self.rng)
 
 
 def play(session: PlaySession, read: Callable[[str], str | None],
@@ -123,7 +106,7 @@ def play(session: PlaySession, read: Callable[[str], str | None],
             write("game left unfinished")
             return 0
     board = session.board
-    diff = board.score() if board.side == BLACK else -board.score()
+    diff = board.black_score()
     write("\n" + board.draw())
     winner = "black wins" if diff > 0 else "white wins" if diff < 0 else "draw"
     write(f"game over: {winner}, black {diff:+d} discs")

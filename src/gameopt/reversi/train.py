@@ -49,6 +49,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.errors import InvalidInputError
 from gameopt.reversi._bitboard import get_moves as _moves
 from gameopt.reversi._bitboard import popcount as _popc
+from gameopt.reversi._eval import config_index
 from gameopt.reversi.board import PASS, Board
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, PatternSet
 from gameopt.reversi.search import SearchParams, search, solve
@@ -198,24 +199,11 @@ def _features(P, O, squares, kind, canon, base):  # pragma: no cover - numba
     F = np.empty((n, m), dtype=np.int32)
     mob = np.empty(n, dtype=np.float32)
     stage = np.empty(n, dtype=np.int64)
-    one = np.uint64(1)
     for t in range(n):
         p = P[t]
         o = O[t]
         for i in range(m):
-            idx = 0
-            pw = 1
-            for k in range(squares.shape[1]):
-                s = squares[i, k]
-                if s < 0:
-                    break
-                bit = one << np.uint64(s)
-                if p & bit:
-                    idx += pw
-                elif o & bit:
-                    idx += 2 * pw
-                pw *= 3
-            F[t, i] = canon[base[kind[i]] + idx]
+            F[t, i] = canon[base[kind[i]] + config_index(p, o, squares, i)]
         mob[t] = _popc(_moves(p, o)) - _popc(_moves(o, p))
         empties = 64 - _popc(p | o)
         stage[t] = 60 - empties  # ply
