@@ -76,3 +76,18 @@ def test_top_row_sums_equals_partition() -> None:
         for i in range(n):  # restricted columns: brute force per row
             vals = sorted((float(R[i, j]) for j in sub if j != i), reverse=True)[:2]
             assert C.top_row_sums(R, 2, sub)[i] == pytest.approx(sum(vals), abs=1e-5)
+
+
+@pytest.mark.parametrize("n", [240, 257, 333])
+def test_top_row_sums_blocks_equal_partition(n: int) -> None:
+    """The all-columns path (block maxima, n // 16 ≥ k) on sparse and dense rows."""
+    rng = np.random.default_rng(n)
+    U = rng.random((n, n)) * (rng.random((n, n)) < 0.07)
+    R = ((U + U.T) / 2 - (0.3 if n == 333 else 0.0)).astype(np.float32)
+    np.fill_diagonal(R, 5.0)  # the diagonal is never counted, whatever it holds
+    cols = np.arange(n, dtype=np.int64)
+    A = R.astype(np.float64)
+    np.fill_diagonal(A, -np.inf)
+    for k in (1, 7, 15):
+        ref = -np.sort(-A, axis=1)[:, :k].sum(axis=1)
+        np.testing.assert_allclose(C.top_row_sums(R, k, cols), ref, atol=1e-4)

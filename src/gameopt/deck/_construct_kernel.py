@@ -59,7 +59,7 @@ def _completion(left, budget, need, inset, cc, order, cost, char, climit, attr, 
 
 @njit(cache=True)
 def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, amin, order,
-              rank, tries):
+              rank, tries, n_quiet=0):
     """Build a deck from ``start`` (chosen pieces, rules kept so far).
 
     Parameters
@@ -68,6 +68,9 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
         Priority of each piece (higher first); empty: the gain (greedy).
     tries : int
         Candidates refused in one step before completing by the certificate.
+    n_quiet : int
+        The first ``n_quiet`` start pieces keep the rules but add nothing to the gains
+        (a seeded deck grows around its seed, not around the must-include pieces).
 
     Returns
     -------
@@ -98,8 +101,9 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
         cc[char[i]] += 1
         spent += cost[i]
         have += attr[i]
-        for c in range(n):
-            g[c] += R[c, i]
+        if t >= n_quiet:
+            for c in range(n):
+                g[c] += R[i, c]  # R symmetric: the contiguous row
         if cc[char[i]] > climit[char[i]] or inset[i] > 1:
             return deck, False
     if not _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
@@ -129,7 +133,7 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
                 spent += cost[bi]
                 have += attr[bi]
                 for c in range(n):
-                    g[c] += R[c, bi]
+                    g[c] += R[bi, c]
                 placed = True
                 break
             inset[bi] = 0
@@ -144,37 +148,93 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
     return deck, True
 
 
+_BLOCK = 16  # columns per block of the all-columns path of top_row_sums
+
+
+@njit(cache=True, inline="always")
+def _push(buf, m, k, v):
+    """Insert ``v`` into the descending buffer ``buf[:m]`` (at most ``k`` kept); new m."""
+    u = m if m < k else k - 1
+    while u > 0 and buf[u - 1] < v:
+        buf[u] = buf[u - 1]
+        u -= 1
+    buf[u] = v
+    return m + 1 if m < k else m
+
+
+@njit(cache=True)
+def _top_row_blocks(R, i, k, bm, buf):
+    """Sum of the ``k`` largest ``R[i, j]``, j ≠ i, by blocks of columns.
+
+    With ``nb = n // _BLOCK``, block b holds the columns ``b, b + nb, ..., b + 15·nb``
+    (strided, so the block maxima are ``_BLOCK`` element-wise maxima of contiguous
+    slices, which numba vectorises); the last ``n mod _BLOCK`` columns are read one by
+    one. The block maxima off the diagonal are k distinct entries, so the k-th largest,
+    ``thr``, is at most the k-th largest entry: only blocks whose maximum reaches ``thr``
+    are read entry by entry. Needs ``nb ≥ k``.
+    """
+    n = R.shape[0]
+    nb = n // _BLOCK
+    for b in range(nb):
+        bm[b] = R[i, b]
+    for s in range(1, _BLOCK):
+        for b in range(nb):
+            bm[b] = max(bm[b], R[i, s * nb + b])
+    if i < nb * _BLOCK:  # the diagonal's block, without the diagonal
+        b = i % nb
+        mx = -np.inf
+        for s in range(_BLOCK):
+            if s * nb + b != i:
+                mx = max(mx, R[i, s * nb + b])
+        bm[b] = mx
+    m = 0
+    for b in range(nb):  # the k largest block maxima
+        if m < k or bm[b] > buf[k - 1]:
+            m = _push(buf, m, k, bm[b])
+    thr = buf[k - 1]
+    m = 0
+    for b in range(nb):
+        if bm[b] < thr:
+            continue
+        for s in range(_BLOCK):
+            j = s * nb + b
+            if j != i and R[i, j] >= thr and (m < k or R[i, j] > buf[k - 1]):
+                m = _push(buf, m, k, R[i, j])
+    for j in range(nb * _BLOCK, n):
+        if j != i and (m < k or R[i, j] > buf[k - 1]):
+            m = _push(buf, m, k, R[i, j])
+    s = 0.0
+    for u in range(m):
+        s += np.float64(buf[u])
+    return s
+
+
 @njit(cache=True)
 def top_row_sums(R, k, cols):
     """Sum of the ``k`` largest entries ``R[i, j]``, j in ``cols``, j ≠ i; float64 (n,).
 
-    ``cols`` int64: the columns allowed (all of them for the plain bound). O(n·|cols|)
-    compares with a k-entry sorted buffer per row (k ≪ n); with every column it equals
-    :func:`gameopt.deck.exact._top_row_sums` (the numpy partition version).
+    ``cols`` int64, ascending: the columns allowed (all of them for the plain bound).
+    O(n·|cols|) compares with a k-entry sorted buffer per row (k ≪ n); with every column
+    it equals :func:`gameopt.deck.exact._top_row_sums` (the numpy partition version) and
+    reads most of each row only once, as block maxima (:func:`_top_row_blocks`).
     """
     n = R.shape[0]
     out = np.zeros(n, dtype=np.float64)
     if k <= 0:
         return out
+    ncol = cols.shape[0]
     buf = np.empty(k, dtype=R.dtype)  # descending
+    if ncol == n and n // _BLOCK >= k and cols[0] == 0 and cols[n - 1] == n - 1:
+        bm = np.empty(n // _BLOCK, dtype=R.dtype)
+        for i in range(n):
+            out[i] = _top_row_blocks(R, i, k, bm, buf)
+        return out
     for i in range(n):
         m = 0
-        thr = R[i, i]  # any value: only read once the buffer is full
-        for t in range(cols.shape[0]):
+        for t in range(ncol):
             j = cols[t]
-            v = R[i, j]
-            if m == k and v <= thr:  # the common case: not among the k largest
-                continue
-            if j == i:
-                continue
-            u = m if m < k else k - 1
-            while u > 0 and buf[u - 1] < v:
-                buf[u] = buf[u - 1]
-                u -= 1
-            buf[u] = v
-            if m < k:
-                m += 1
-            thr = buf[k - 1]
+            if j != i and (m < k or R[i, j] > buf[k - 1]):
+                m = _push(buf, m, k, R[i, j])
         s = 0.0
         for u in range(m):
             s += np.float64(buf[u])

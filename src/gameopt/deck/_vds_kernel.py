@@ -61,7 +61,7 @@ def init_state(R, leader, deck, char, n_char, cost, attr):
         st[0] += cost[j]
         st[1] += attr[j]
         for c in range(n):
-            g[c] += R[c, j]
+            g[c] += R[j, c]  # R symmetric: read the contiguous row
     return pos, g, cc, st
 
 
@@ -77,7 +77,7 @@ def apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr):
     st[0] += cost[b] - cost[a]
     st[1] += attr[b] - attr[a]
     for c in range(R.shape[0]):
-        g[c] += np.float64(R[c, b]) - np.float64(R[c, a])
+        g[c] += np.float64(R[b, c]) - np.float64(R[a, c])  # rows, not columns
 
 
 @njit(cache=True)
@@ -92,52 +92,72 @@ def _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
 
 
 @njit(cache=True)
-def _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand):
+def _promising(need, rmin, slack, na, aa, pos, g, cost, ban_out, nban, cand):
     """Pieces out of the deck that can enter by a swap with gain > ``need``, into ``cand``.
 
-    A swap of ``a`` for ``b`` gains ``g[b] - g[a] - R[a, b] ≤ g[b] - g_min - rmin`` with
-    ``g_min`` the least gain of a piece that may leave and ``rmin ≤ min R``, so only
-    ``b`` with ``g[b] > g_min + need + rmin`` can qualify. Returns their count (in
-    ascending index order, so scans visit swaps in the same order as a full scan).
-    O(n + size).
+    ``aa[:na]`` are the pieces that may leave, by ascending ``g``. A swap of ``a`` for
+    ``b`` gains ``g[b] - g[a] - R[a, b] ≤ g[b] - g[aa[0]] - rmin`` with ``rmin ≤ min R``,
+    so only ``b`` with ``g[b] > g[aa[0]] + need + rmin`` can qualify; and it keeps the
+    cap only when ``cost[b] - cost[a] ≤ slack`` (cap minus the deck's cost) for some
+    leaver a. Returns their count (in ascending index order). O(n + size).
     """
-    gmin = np.inf
-    for k in range(deck.shape[0]):
-        a = deck[k]
-        if locked[a] == 0 and not _listed(ban_in, nban, a) and g[a] < gmin:
-            gmin = g[a]
+    if na == 0:
+        return 0
+    cmax = cost[aa[0]]
+    for u in range(1, na):
+        cmax = max(cmax, cost[aa[u]])
+    cmax += slack
+    thr = g[aa[0]] + need + rmin
     cnt = 0
-    if gmin == np.inf:
-        return cnt
-    thr = gmin + need + rmin
     for b in range(g.shape[0]):
-        if pos[b] < 0 and g[b] > thr and not _listed(ban_out, nban, b):
+        if pos[b] < 0 and g[b] > thr and cost[b] <= cmax and not _listed(ban_out, nban, b):
             cand[cnt] = b
             cnt += 1
     return cnt
 
 
 @njit(cache=True)
-def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
-          ban_in, ban_out, nban, cand):
-    """Best swap with gain > ``need`` whose result keeps the rules with cost ≤ ``cap``.
-
-    ``ban_in[:nban]`` may not leave, ``ban_out[:nban]`` may not come back (KL locking).
-    Returns (gain, a, b); a = -1 when there is none. O(n + size·|promising|), at most
-    O(size·n).
-    """
-    best = need
-    ba = -1
-    bb = -1
-    nc = _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand)
+def _leavers(deck, g, locked, ban_in, nban, aa):
+    """Pieces that may leave the deck (not locked, not banned) into ``aa``, by ascending
+    ``g``; returns their count. O(size²) insertion sort (size ≤ a few dozen)."""
+    na = 0
     for k in range(deck.shape[0]):
         a = deck[k]
         if locked[a] != 0 or _listed(ban_in, nban, a):
             continue
-        ga = g[a]
-        for t in range(nc):
-            b = cand[t]
-            d = g[b] - ga - np.float64(R[a, b])
+        u = na
+        while u > 0 and g[aa[u - 1]] > g[a]:
+            aa[u] = aa[u - 1]
+            u -= 1
+        aa[u] = a
+        na += 1
+    return na
+
+
+@njit(cache=True)
+def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
+          ban_in, ban_out, nban, cand, aa):
+    """Best swap with gain > ``need`` whose result keeps the rules with cost ≤ ``cap``.
+
+    ``ban_in[:nban]`` may not leave, ``ban_out[:nban]`` may not come back (KL locking).
+    Returns (gain, a, b); a = -1 when there is none. For each promising ``b`` the
+    leaving pieces are tried by ascending ``g[a]`` and the loop stops once
+    ``g[b] - g[a] - rmin`` (a bound on the gain) is no more than the best so far, so a
+    weak ``b`` costs O(1). O(n + size·|promising|) at worst.
+    """
+    best = need
+    ba = -1
+    bb = -1
+    na = _leavers(deck, g, locked, ban_in, nban, aa)
+    nc = _promising(need, rmin, cap - st[0], na, aa, pos, g, cost, ban_out, nban, cand)
+    for t in range(nc):
+        b = cand[t]
+        gb = g[b]
+        for u in range(na):
+            a = aa[u]
+            if gb - g[a] - rmin <= best:
+                break
+            d = gb - g[a] - np.float64(R[a, b])
             if d <= best:
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
@@ -150,18 +170,22 @@ def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, am
 
 @njit(cache=True)
 def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, attr,
-             climit, amin, locked, ban_in, ban_out, nban, cand):
-    """The ``width`` best swaps with gain > ``need`` under cost ≤ ``cap`` into ca/cb/cd."""
+             climit, amin, locked, ban_in, ban_out, nban, cand, aa):
+    """The ``width`` best swaps with gain > ``need`` under cost ≤ ``cap`` into ca/cb/cd
+    (leaving pieces by ascending ``g`` with the early stop of :func:`_scan`)."""
     cnt = 0
-    nc = _promising(need, rmin, deck, pos, g, locked, ban_in, ban_out, nban, cand)
-    for k in range(deck.shape[0]):
-        a = deck[k]
-        if locked[a] != 0 or _listed(ban_in, nban, a):
-            continue
-        for t in range(nc):
-            b = cand[t]
-            d = g[b] - g[a] - np.float64(R[a, b])
-            if d <= need or (cnt == width and d <= cd[width - 1]):
+    na = _leavers(deck, g, locked, ban_in, nban, aa)
+    nc = _promising(need, rmin, cap - st[0], na, aa, pos, g, cost, ban_out, nban, cand)
+    for t in range(nc):
+        b = cand[t]
+        gb = g[b]
+        for u in range(na):
+            a = aa[u]
+            lim = need if cnt < width else max(need, cd[width - 1])
+            if gb - g[a] - rmin <= lim:
+                break
+            d = gb - g[a] - np.float64(R[a, b])
+            if d <= lim:
                 continue
             if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
                 continue
@@ -181,7 +205,7 @@ def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, 
 
 @njit(cache=True)
 def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
-              climit, attr, amin, locked, cand):
+              climit, attr, amin, locked, cand, aa):
     """One VDS move; returns the number of swaps applied (0: local optimum).
 
     Level k is the state after k tentative swaps, whose score is ``acc[k]`` above the
@@ -203,7 +227,7 @@ def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cos
     while level >= 0:
         if expand:
             d, a, b = _scan(R, rmin, cap, eps - acc[level], deck, pos, g, cc, st, char, cost,
-                            attr, climit, amin, locked, ban_in, ban_out, level, cand)
+                            attr, climit, amin, locked, ban_in, ban_out, level, cand, aa)
             if a >= 0:
                 apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
                 return level + 1
@@ -213,7 +237,7 @@ def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cos
                 cnt[level] = _collect(R, rmin, cap + relax, eps - acc[level], width,
                                       ca[level], cb[level], cd[level], deck, pos, g, cc, st,
                                       char, cost, attr, climit, amin, locked, ban_in, ban_out,
-                                      level, cand)
+                                      level, cand, aa)
             expand = False
         if idx[level] < cnt[level]:
             i = idx[level]
@@ -272,9 +296,10 @@ def local_search(R, rmin, leader, deck0, char, n_char, climit, cost, cap, attr, 
     moves = 0
     swaps = 0
     cand = np.empty(R.shape[0], dtype=np.int64)
+    aa = np.empty(deck.shape[0], dtype=np.int64)
     while moves < max_moves:
         k = _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
-                      climit, attr, amin, locked, cand)
+                      climit, attr, amin, locked, cand, aa)
         if k == 0:
             break
         moves += 1

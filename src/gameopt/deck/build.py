@@ -214,7 +214,7 @@ def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None,
     rank = np.zeros(0) if rng is None else rng.random(p.n)
     deck, ok = C.construct(a.R, a.leader, np.asarray(chosen, np.int64), p.size, a.char,
                            a.n_char, a.climit, a.cost, a.cap, a.attr, a.amin, a.order,
-                           rank, _TRIES)
+                           rank, _TRIES, 0 if seed_piece is None else len(p.must))
     if ok:
         return [int(i) for i in deck]
     return _cpsat_start(p, a) if seed_piece is None else None
@@ -454,7 +454,7 @@ def _seeded_starts(p: DeckProblem, a: _Arrays, count: int) -> Iterator[list[int]
         if deck is not None:
             # Its combo group: pieces tied to the deck at least half as much as its
             # own pieces are on average (O(n·size))
-            tie = a.R[:, deck].sum(axis=1, dtype=np.float64)
+            tie = a.R[deck].sum(axis=0, dtype=np.float64)  # rows: R is symmetric
             covered |= tie >= 0.5 * max(float(tie[deck].mean()), 0.0)
             covered[deck] = True
             made += 1

@@ -26,7 +26,7 @@ class DeckProblem:
     Attributes
     ----------
     R : ndarray of float32, shape (n, n)
-        Symmetric pair scores, zero diagonal.
+        Symmetric pair scores (within 1e-5; stored as ``(R + Rᵀ)/2``), zero diagonal.
     size : int
         Pieces in the deck (15 others when a leader is fixed, 16 in all).
     cost : ndarray of int32, shape (n,), optional
@@ -73,7 +73,7 @@ class DeckProblem:
             i, j = map(int, np.argwhere(~np.isclose(R, R.T, atol=1e-5))[0])
             raise InvalidInputError(f"scores: not symmetric at row {i}, column {j} "
                                     f"({R[i, j]} vs {R[j, i]})")
-        R = R.copy()
+        R = (R + R.T) * np.float32(0.5)  # exactly symmetric: kernels read rows for columns
         np.fill_diagonal(R, 0.0)
         object.__setattr__(self, "R", R)
         if not 1 <= self.size <= n:
