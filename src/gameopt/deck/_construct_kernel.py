@@ -89,7 +89,6 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
     extra = np.zeros(n_char, dtype=np.int64)
     g = leader.astype(np.float64).copy()
     out = np.empty(size, dtype=np.int64)
-    refused = np.zeros(n, dtype=np.int64)  # step number + 1 when refused in that step
     k = 0
     spent = 0
     have = 0
@@ -110,20 +109,30 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
                        climit, attr, extra, out):
         return deck, False
     greedy = rank.shape[0] == 0
+    top = np.empty(max(tries, 1), dtype=np.int64)
+    topv = np.empty(max(tries, 1), dtype=np.float64)
     while k < size:
+        # The `tries` best candidates by priority, ties by index: the order in which
+        # they are offered (a refused one is not offered again in this step)
+        m = 0
+        for c in range(n):
+            if inset[c] != 0 or cc[char[c]] >= climit[char[c]]:
+                continue
+            v = g[c] if greedy else rank[c]
+            if m == tries and v <= topv[m - 1]:
+                continue
+            u = m if m < tries else tries - 1
+            while u > 0 and topv[u - 1] < v:
+                top[u] = top[u - 1]
+                topv[u] = topv[u - 1]
+                u -= 1
+            top[u] = c
+            topv[u] = v
+            if m < tries:
+                m += 1
         placed = False
-        for _ in range(tries):
-            best = -np.inf
-            bi = -1
-            for c in range(n):
-                if inset[c] != 0 or refused[c] == k + 1 or cc[char[c]] >= climit[char[c]]:
-                    continue
-                v = g[c] if greedy else rank[c]
-                if v > best:
-                    best = v
-                    bi = c
-            if bi < 0:
-                break
+        for t in range(m):
+            bi = top[t]
             inset[bi] = 1
             cc[char[bi]] += 1
             if _completion(size - k - 1, cap - spent - cost[bi], amin - have - attr[bi],
@@ -138,7 +147,6 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
                 break
             inset[bi] = 0
             cc[char[bi]] -= 1
-            refused[bi] = k + 1
         if not placed:  # complete with the certificate of the current partial deck
             _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
                         climit, attr, extra, out)

@@ -423,8 +423,10 @@ def _seed_order(p: DeckProblem, a: _Arrays) -> npt.NDArray[np.int64]:
     if a.amin <= 0:
         return plain
     with_attr = np.flatnonzero(a.attr).astype(np.int64)
-    ba = 0.5 * C.top_row_sums(a.R, min(k, a.amin), with_attr) + a.leader
-    attr_first = with_attr[np.argsort(-ba[with_attr], kind="stable")]
+    sub = np.ascontiguousarray(a.R[np.ix_(with_attr, with_attr)])  # rows/columns with it
+    ba = (0.5 * C.top_row_sums(sub, min(k, a.amin), np.arange(len(with_attr), dtype=np.int64))
+          + a.leader[with_attr])
+    attr_first = with_attr[np.argsort(-ba, kind="stable")]
     both = np.empty(len(plain) + len(attr_first), dtype=np.int64)
     both[: 2 * len(attr_first): 2] = attr_first
     both[1: 2 * len(attr_first): 2] = plain[: len(attr_first)]
