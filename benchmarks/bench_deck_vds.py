@@ -18,14 +18,19 @@ CPU ms per deck, median and worst score as a fraction of the reference, and the 
 of runs at ≥ 99.9 % of it.
 
 Run: ``python benchmarks/bench_deck_vds.py [--data-seeds 0-4] [--runs 5] [--long 60]``.
+A 60 s reference over 15 instances takes more than 10 minutes, so the seeds can be run in
+chunks, each saving its raw figures (``--out part.json``), and the tables printed from all
+of them (``--merge part1.json part2.json ...``).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import statistics
 import sys
+from pathlib import Path
 
 from gameopt.core.table import format_table
 from gameopt.deck.build import build_deck
@@ -51,14 +56,8 @@ def instances(seed: int) -> list[tuple[str, DeckProblem]]:
     return [(name, to_problem(pool, coll, rules, scores)[0]) for name, rules in sets]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-seeds", default="0-4", metavar="A-B")
-    ap.add_argument("--runs", type=int, default=5, help="run seeds per method and instance")
-    ap.add_argument("--long", type=float, default=60.0, help="CPU s of the reference run")
-    args = ap.parse_args()
-    lo, _, hi = args.data_seeds.partition("-")
-    seeds = range(int(lo), int(hi or lo) + 1)
+def measure(seeds: range, runs: int, long_s: float) -> dict[str, list]:
+    """Raw figures: per method the CPU ms and score fractions, and the instance rows."""
     warm = instances(99)[2][1]
     for m in METHODS:
         build_deck(warm, m, seed=0)  # numba compile / cache load
@@ -67,10 +66,10 @@ def main() -> int:
     rows = []
     for s in seeds:
         for name, p in instances(s):
-            long = build_deck(p, "vds", seed=12345, restarts=10**9, time_limit=args.long)
+            long = build_deck(p, "vds", seed=12345, restarts=10**9, time_limit=long_s)
             got: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
             for m in METHODS:
-                for run in range(args.runs):
+                for run in range(runs):
                     r = build_deck(dataclasses.replace(p), m, seed=run)
                     got[m].append((r.score, r.seconds * 1000))
             ref = max([long.score] + [sc for m in METHODS for sc, _ in got[m]])
@@ -83,17 +82,42 @@ def main() -> int:
                 line.append(f"{min(fr):.4f}")
             rows.append(line)
             print(" ".join(map(str, line)), file=sys.stderr, flush=True)
-    print(format_table(["data", "rules", "reference", f"long {args.long:g}s (to best)"]
+    return {"rows": rows, "ms": [ms[m] for m in METHODS], "frac": [frac[m] for m in METHODS]}
+
+
+def report(parts: list[dict[str, list]], long_s: float) -> None:
+    rows = [r for part in parts for r in part["rows"]]
+    print(format_table(["data", "rules", "reference", f"long {long_s:g}s (to best)"]
                        + [f"{m} worst" for m in METHODS], rows))
     print()
     summary = []
-    for m in METHODS:
+    for i, m in enumerate(METHODS):
+        ms = [t for part in parts for t in part["ms"][i]]
+        frac = [f for part in parts for f in part["frac"][i]]
         summary.append([m + (" [baseline]" if m == "greedy" else ""),
-                        f"{statistics.median(ms[m]):.1f}", f"{max(ms[m]):.1f}",
-                        f"{statistics.median(frac[m]):.4f}", f"{min(frac[m]):.4f}",
-                        f"{sum(f >= 0.999 for f in frac[m])}/{len(frac[m])}"])
+                        f"{statistics.median(ms):.1f}", f"{max(ms):.1f}",
+                        f"{statistics.median(frac):.4f}", f"{min(frac):.4f}",
+                        f"{sum(f >= 0.999 for f in frac)}/{len(frac)}"])
     print(format_table(["method", "median ms", "max ms", "median score/ref",
                         "worst score/ref", "runs >= 99.9%"], summary))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-seeds", default="0-4", metavar="A-B")
+    ap.add_argument("--runs", type=int, default=5, help="run seeds per method and instance")
+    ap.add_argument("--long", type=float, default=60.0, help="CPU s of the reference run")
+    ap.add_argument("--out", type=Path, help="also save the raw figures to this JSON file")
+    ap.add_argument("--merge", type=Path, nargs="+", help="print the tables of saved runs")
+    args = ap.parse_args()
+    if args.merge:
+        report([json.loads(f.read_text()) for f in args.merge], args.long)
+        return 0
+    lo, _, hi = args.data_seeds.partition("-")
+    part = measure(range(int(lo), int(hi or lo) + 1), args.runs, args.long)
+    if args.out:
+        args.out.write_text(json.dumps(part))
+    report([part], args.long)
     return 0
 
 
