@@ -1,9 +1,22 @@
-"""Exact-proof claim: the largest n the CP-SAT deck model proves optimal within 60 s.
+"""Exact-proof claim: the largest n proved optimal within 60 s, branch and bound vs CP-SAT.
 
-Random dense scores (R uniform on [0, 1), symmetric), deck size 15, costs 1..20 with a
-binding cap (the cheapest 15 plus half the way to the average deck's cost). n runs through
-20, 30, 40, 60, 80, 100, 150 and stops at the first n not proved. Baseline in the same
-run: the VDS deck's score (the hint). Run: ``python benchmarks/bench_deck_exact.py``.
+Two kinds of instance, deck size 15:
+
+* ``random``: dense R uniform on [0, 1) (symmetric), costs 1..20 and a binding cap (the
+  cheapest 15 plus half the way to the average deck's cost); n = 20, 30, 40, 50, 60, 80,
+  100, 150.
+* ``synth``: n owned pieces drawn at random from the 2,000-piece collection of
+  ``synthesize(seed)`` (archetype structure, scores learnt from its deck corpus), one piece
+  per character and a cost cap of 150; n = 100, 200, 500, 1000, 2000.
+
+For each n: the branch and bound (:func:`gameopt.deck.bnb.solve_bnb`, VDS incumbent, time
+limit in CPU s) and the baseline, the CP-SAT model (:func:`gameopt.deck.exact.solve_exact`,
+VDS hint, time limit in wall s, ``--workers`` workers), each until its first n not
+proved. Reported: score, bound, gap, CPU s (process time, the VDS run included) and, for
+the branch and bound, nodes.
+
+Run: ``python benchmarks/bench_deck_exact.py --kind random`` (and ``--kind synth``);
+each kind stays under about 10 minutes with the default 60 s limit.
 """
 
 from __future__ import annotations
@@ -13,11 +26,17 @@ import time
 
 import numpy as np
 
+from gameopt.core.table import format_table
+from gameopt.deck.bnb import solve_bnb
 from gameopt.deck.build import build_deck
-from gameopt.deck.exact import solve_exact, upper_bound
+from gameopt.deck.exact import ExactDeck, solve_exact
+from gameopt.deck.pool import Collection, Rules, to_problem
 from gameopt.deck.problem import DeckProblem
+from gameopt.deck.scores import deck_scores
+from gameopt.deck.synth import synthesize
 
-SIZES = (20, 30, 40, 60, 80, 100, 150)
+SIZES = {"random": (20, 30, 40, 50, 60, 80, 100, 150),
+         "synth": (100, 200, 500, 1000, 2000)}
 
 
 def instance(n: int, seed: int, size: int = 15) -> DeckProblem:
@@ -31,29 +50,56 @@ def instance(n: int, seed: int, size: int = 15) -> DeckProblem:
     return DeckProblem(R, size, cost=cost, cost_cap=cap)
 
 
+def synth_instances(seed: int) -> dict[int, DeckProblem]:
+    """Sub-collections of n pieces of ``synthesize(seed)``'s collection, cap 150."""
+    data = synthesize(seed)
+    scores = deck_scores(data.decks, data.pool.ids)
+    owned = np.array(data.collection.owned)
+    rng = np.random.default_rng(seed)
+    out = {}
+    for n in SIZES["synth"]:
+        pick = owned if n >= len(owned) else rng.choice(owned, n, replace=False)
+        coll = Collection(tuple(int(i) for i in pick))
+        out[n] = to_problem(data.pool, coll, Rules(size=15, cost_cap=150), scores)[0]
+    return out
+
+
+def _row(kind: str, n: int, method: str, r: ExactDeck, cpu: float) -> list[object]:
+    return [kind, n, method, f"{r.score:.3f}", f"{r.upper_bound:.3f}",
+            f"{100 * r.gap:.3f}", "yes" if r.proven else "no", f"{cpu:.2f}",
+            f"{r.nodes:,}" if method == "bnb" else ""]
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kind", choices=sorted(SIZES), default="random")
     ap.add_argument("--time-limit", type=float, default=60.0)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     build_deck(instance(20, 0), "vds", seed=0)  # numba compile / cache load
-    print(f"{'n':>5}{'VDS':>10}{'exact':>10}{'bound':>10}{'cheap UB':>10}"
-          f"{'gap %':>8}{'proven':>8}{'wall s':>8}")
-    largest = None
-    for n in SIZES:
-        p = instance(n, args.seed)
-        vds = build_deck(p, "vds", seed=0)
-        t = time.perf_counter()
-        r = solve_exact(p, time_limit=args.time_limit, workers=args.workers)
-        wall = time.perf_counter() - t
-        print(f"{n:>5}{vds.score:>10.3f}{r.score:>10.3f}{r.upper_bound:>10.3f}"
-              f"{upper_bound(p):>10.3f}{100 * r.gap:>8.3f}{'yes' if r.proven else 'no':>8}"
-              f"{wall:>8.1f}", flush=True)
-        if not r.proven:
-            break
-        largest = n
-    print(f"largest n proved optimal within {args.time_limit:g} s: {largest}")
+    solve_bnb(instance(12, 0, 4))
+    problems = ({n: instance(n, args.seed) for n in SIZES["random"]}
+                if args.kind == "random" else synth_instances(args.seed))
+    rows: list[list[object]] = []
+    largest: dict[str, int | None] = {"bnb": None, "cpsat [baseline]": None}
+    for method in largest:
+        for n, p in problems.items():
+            t = time.process_time()
+            if method == "bnb":
+                r = solve_bnb(p, time_limit=args.time_limit, seed=0)
+            else:
+                r = solve_exact(p, time_limit=args.time_limit, workers=args.workers)
+            rows.append(_row(args.kind, n, method, r, time.process_time() - t))
+            print(*rows[-1], flush=True)
+            if not r.proven:
+                break
+            largest[method] = n
+    print(format_table(["kind", "n", "method", "score", "bound", "gap %", "proven", "CPU s",
+                        "nodes"], rows))
+    for method, most in largest.items():
+        print(f"{args.kind}: largest n proved optimal within {args.time_limit:g} s by "
+              f"{method}: {most}")
 
 
 if __name__ == "__main__":

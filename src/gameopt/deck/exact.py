@@ -53,7 +53,10 @@ class ExactDeck:
     gap : float
         ``(upper_bound - score) / max(|score|, 1e-9)``.
     seconds : float
-        Wall seconds, VDS hint included.
+        Wall seconds, VDS hint included (:func:`solve_exact`); CPU seconds
+        (:func:`gameopt.deck.bnb.solve_bnb`).
+    nodes : int
+        Search nodes (branch and bound only; 0 for CP-SAT).
     """
 
     deck: tuple[int, ...]
@@ -62,6 +65,7 @@ class ExactDeck:
     upper_bound: float
     gap: float
     seconds: float
+    nodes: int = 0
 
 
 def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:

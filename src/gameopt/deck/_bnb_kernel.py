@@ -1,0 +1,219 @@
+"""numba kernel of the deck branch and bound: depth-first include/exclude over ranked pieces.
+
+Arrays and scalars only (STYLE.md, convention 8); every integer array int64 (the partner
+lists int32), every score float64. The plain-Python twin is
+:func:`gameopt.deck.bnb._search_reference` (the tests compare the two node for node).
+
+Pieces are re-indexed by the caller so that piece ``t`` is the t-th in branching order,
+the must-include pieces first. A node is ``(S, p)``: the chosen pieces ``S`` (all < p)
+and the pieces ``U = {p, p+1, ...}`` still open. Its children are ``(S + p, p + 1)``
+(include, when the rules allow) and ``(S, p + 1)`` (exclude).
+
+State (owned by the caller, so a search can pause after ``max_nodes`` and resume):
+
+``g`` float64 (n,)
+    Invariant: ``g[c] == leader[c] + Σ_{j ∈ S} R[c, j]`` for every ``c ≥ p``.
+``cc`` int64 (n_char,)
+    Pieces of each character in S.
+``st`` int64 (4,)
+    ``st[0]`` = |S|, ``st[1]`` cost of S, ``st[2]`` attribute pieces in S, ``st[3]`` the
+    depth of the top frame (-1: search finished).
+``fs`` float64 (3,)
+    ``fs[0]`` score of S, ``fs[1]`` best score found (the incumbent), ``fs[2]`` tolerance
+    of the pruning test ``bound ≤ best + tol``.
+``chosen`` int64 (k,)
+    S in the order added; ``best`` int64 (k,) the incumbent deck.
+``fp``, ``fph`` int64 (k + 2,), ``fb``, ``fz`` float64 (k + 2,)
+    The frames: the node's ``p``, its phase (0: not expanded, 1: the include child is
+    being searched), its bound and the score of its S (restored exactly on the undo).
+
+Bound of a node (Martí, Gallego & Duarte 2010, with the cost cap): with r = k - |S| pieces
+to add and ``U'`` the open pieces that fit the budget and their character's limit,
+
+    h[t] = g[t] + ½ · (sum of the r-1 largest R[t, u], u ∈ U', u ≠ t)
+
+bounds what t adds (its tie to S plus half its pairs with the rest). Any r pieces T ⊆ U'
+with cost ≤ B then add at most ``Σ_T h ≤ λB + Σ top_r(h - λ·cost)`` for every λ ≥ 0
+(Lagrangian relaxation of the cost cap); λ is found by bisection on the subgradient.
+
+References
+----------
+R. Martí, M. Gallego, A. Duarte, "A branch and bound algorithm for the maximum diversity
+problem", European Journal of Operational Research 200(1), 2010.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["search"]
+
+_LAMBDA_STEPS = 16  # bisection steps of the Lagrange multiplier of the cost cap
+
+
+@njit(cache=True, inline="always")
+def _blocked(u, budget, cost, char, cc, climit):
+    return cost[u] > budget or cc[char[u]] >= climit[char[u]]
+
+
+@njit(cache=True)
+def _top_r(vals, costs, m, r, idx):
+    """Sum and cost of the ``r`` largest ``vals[:m]`` (ties: first seen); ``idx`` scratch."""
+    cnt = 0
+    for t in range(m):
+        v = vals[t]
+        if cnt == r and v <= vals[idx[r - 1]]:
+            continue
+        u = cnt if cnt < r else r - 1
+        while u > 0 and vals[idx[u - 1]] < v:
+            idx[u] = idx[u - 1]
+            u -= 1
+        idx[u] = t
+        if cnt < r:
+            cnt += 1
+    s = 0.0
+    c = 0
+    for u in range(cnt):
+        s += vals[idx[u]]
+        c += costs[idx[u]]
+    return s, c
+
+
+@njit(cache=True)
+def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc, w, idx):
+    """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
+    subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
+
+    O(|U|·(r + skipped partners) + steps·|U|·r).
+    """
+    n = R.shape[0]
+    r = k - st[0]
+    z = fs[0]
+    if r == 0:
+        return z
+    budget = cap - st[1]
+    m = 0
+    n_attr = 0
+    for t in range(p, n):
+        if _blocked(t, budget, cost, char, cc, climit):
+            continue
+        s = 0.0
+        got = 0
+        for q in range(n):
+            if got == r - 1:
+                break
+            u = P[t, q]
+            if u < p or u == t or _blocked(u, budget, cost, char, cc, climit):
+                continue
+            s += R[t, u]
+            got += 1
+        if got < r - 1:  # fewer than r open pieces fit: no deck below
+            return -np.inf
+        h[m] = g[t] + 0.5 * s
+        hc[m] = cost[t]
+        n_attr += attr[t]
+        m += 1
+    if m < r or amin - st[2] > min(r, n_attr):
+        return -np.inf
+    top, c0 = _top_r(h, hc, m, r, idx)
+    best = z + top
+    if c0 <= budget or best <= fs[1] + fs[2]:
+        return best
+    # Lagrangian relaxation of the cost cap, λ by bisection on B - cost(T_λ)
+    hmax = -np.inf
+    hmin = np.inf
+    for t in range(m):
+        hmax = max(hmax, h[t])
+        hmin = min(hmin, h[t])
+    lo = 0.0
+    hi = hmax - hmin + 1.0  # above it T_λ holds the r cheapest pieces
+    for _ in range(_LAMBDA_STEPS):
+        lam = 0.5 * (lo + hi)
+        for t in range(m):
+            w[t] = h[t] - lam * hc[t]
+        top, c = _top_r(w, hc, m, r, idx)
+        best = min(best, z + lam * budget + top)
+        if best <= fs[1] + fs[2]:
+            break
+        if c > budget:
+            lo = lam
+        else:
+            hi = lam
+    return best
+
+
+@njit(cache=True)
+def _add(R, t, g, cc, st, fs, chosen, cost, char, attr):
+    chosen[st[0]] = t
+    st[0] += 1
+    st[1] += cost[t]
+    st[2] += attr[t]
+    cc[char[t]] += 1
+    fs[0] += g[t]
+    for c in range(t + 1, R.shape[0]):
+        g[c] += R[t, c]
+
+
+@njit(cache=True)
+def _remove(R, t, g, cc, st, cost, char, attr):
+    """Undo :func:`_add` except the score (the caller restores it from its frame)."""
+    st[0] -= 1
+    st[1] -= cost[t]
+    st[2] -= attr[t]
+    cc[char[t]] -= 1
+    for c in range(t + 1, R.shape[0]):
+        g[c] -= R[t, c]
+
+
+@njit(cache=True)
+def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
+           fp, fph, fb, fz, max_nodes):
+    """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
+
+    The search is finished when ``st[3] == -1``; otherwise call again to resume.
+    Improving leaves update ``fs[1]`` and ``best``.
+    """
+    n = R.shape[0]
+    h = np.empty(n, dtype=np.float64)
+    w = np.empty(n, dtype=np.float64)
+    hc = np.empty(n, dtype=np.int64)
+    idx = np.empty(k + 1, dtype=np.int64)
+    nodes = 0
+    d = st[3]
+    while d >= 0 and nodes < max_nodes:
+        p = fp[d]
+        if fph[d] == 1:  # back from the include child: undo, then the exclude child
+            _remove(R, p, g, cc, st, cost, char, attr)
+            fs[0] = fz[d]
+            fp[d] = p + 1
+            fph[d] = 0
+            continue
+        nodes += 1
+        if st[0] == k:
+            if fs[0] > fs[1] and st[2] >= amin:
+                fs[1] = fs[0]
+                for t in range(k):
+                    best[t] = chosen[t]
+            d -= 1
+            continue
+        if n - p < k - st[0]:
+            d -= 1
+            continue
+        b = bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc, w,
+                  idx)
+        fb[d] = b
+        if b <= fs[1] + fs[2]:
+            d -= 1
+            continue
+        if not _blocked(p, cap - st[1], cost, char, cc, climit):
+            fz[d] = fs[0]
+            _add(R, p, g, cc, st, fs, chosen, cost, char, attr)
+            fph[d] = 1
+            d += 1
+            fp[d] = p + 1
+            fph[d] = 0
+        else:
+            fp[d] = p + 1
+    st[3] = d
+    return nodes

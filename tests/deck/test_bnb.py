@@ -1,0 +1,94 @@
+"""Branch and bound: brute-force agreement, kernel against the plain reference, pauses."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from gameopt.deck import bnb
+from gameopt.deck.bnb import _data, _search_reference, solve_bnb
+from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.verify import is_feasible
+from gameopt.errors import InfeasibleError, InvalidInputError
+
+
+def _problem(seed: int, n: int, size: int, *, rules: bool = True) -> DeckProblem:
+    """Random scores (some negative), a binding cap; characters, attribute, must, leader."""
+    rng = np.random.default_rng(seed)
+    U = rng.random((n, n)) - (0.3 if seed % 2 else 0.0)
+    cost = rng.integers(1, 10, n).astype(np.int32)
+    cheapest = int(np.sort(cost)[:size].sum())
+    cap = cheapest + int(rng.uniform(0.2, 0.9) * (cost.mean() * size - cheapest))
+    if not rules:
+        return DeckProblem(((U + U.T) / 2).astype(np.float32), size, cost=cost, cost_cap=cap)
+    return DeckProblem(((U + U.T) / 2).astype(np.float32), size, cost=cost, cost_cap=cap,
+                       character=rng.integers(0, n - 2, n).astype(np.int32),
+                       char_limit=1 + seed % 2,
+                       attribute=(rng.random(n) < 0.5).astype(np.int8),
+                       attribute_min=size // 3, must=(int(rng.integers(n)),) if seed % 3 else (),
+                       leader_scores=rng.random(n).astype(np.float32))
+
+
+def _feasible(p: DeckProblem) -> list[tuple[int, ...]]:
+    return [d for d in itertools.combinations(range(p.n), p.size) if is_feasible(p, d)]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_bnb_proves_the_brute_force_optimum(seed: int) -> None:
+    p = _problem(seed, 12 + seed % 5, 4 + seed % 3, rules=seed % 4 != 0)
+    decks = _feasible(p)
+    if not decks:
+        with pytest.raises(InfeasibleError):
+            solve_bnb(p)
+        return
+    worst = min(decks, key=lambda d: deck_score(p, d))  # a weak incumbent: the search works
+    opt = max(deck_score(p, d) for d in decks)
+    r = solve_bnb(p, hint=worst)
+    assert r.proven and is_feasible(p, r.deck)
+    assert r.score == pytest.approx(opt, abs=1e-9)
+    assert opt <= r.upper_bound <= opt + 1e-6
+    assert solve_bnb(p).score == pytest.approx(opt, abs=1e-9)  # the VDS incumbent
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_kernel_matches_plain_reference_node_for_node(seed: int) -> None:
+    p = _problem(50 + seed, 13, 5, rules=seed % 2 == 0)
+    decks = _feasible(p)
+    if not decks:
+        return
+    worst = min(decks, key=lambda d: deck_score(p, d))
+    r = solve_bnb(p, hint=worst)
+    best, deck, nodes = _search_reference(_data(p), p.size, deck_score(p, worst))
+    assert r.nodes == nodes
+    assert best == pytest.approx(r.score, abs=1e-9)
+    d = _data(p)
+    if deck:
+        assert sorted(int(i) for i in d.order[deck]) == list(r.deck)
+
+
+def test_pausing_every_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = _problem(3, 16, 5)
+    whole = solve_bnb(p, hint=min(_feasible(p), key=lambda d: deck_score(p, d)))
+    monkeypatch.setattr(bnb, "_CHUNK", 3)
+    paused = solve_bnb(p, hint=min(_feasible(p), key=lambda d: deck_score(p, d)))
+    assert (paused.deck, paused.score, paused.nodes) == (whole.deck, whole.score, whole.nodes)
+
+
+def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = _problem(5, 18, 6, rules=False)
+    opt = max(deck_score(p, d) for d in _feasible(p))
+    worst = min(_feasible(p), key=lambda d: deck_score(p, d))
+    monkeypatch.setattr(bnb, "_CHUNK", 2)
+    r = solve_bnb(p, hint=worst, time_limit=1e-9)  # stops after the first chunk
+    assert not r.proven and r.nodes == 2
+    assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
+
+
+def test_bad_arguments() -> None:
+    p = _problem(4, 10, 4)
+    with pytest.raises(InvalidInputError, match="time_limit must be > 0, got 0"):
+        solve_bnb(p, time_limit=0)
+    with pytest.raises(InvalidInputError, match="hint breaks the rules"):
+        solve_bnb(p, hint=[0, 1])
