@@ -37,13 +37,18 @@ def _kernel_end(b: Board, params: SearchParams, alpha: int = -64, beta: int = 64
     st = np.zeros(pp.N_ST, dtype=np.int64)
     keys, data = _tt.new_table(14)
     return int(_endgame.search(np.uint64(b.player), np.uint64(b.opponent), alpha, beta, st,
-                               np.zeros(1, np.uint8), params.array(), keys, data))
+                               np.zeros(1, np.uint8), params.array(), W, keys, data))
 
 
 CONFIGS = [SearchParams(pvs=p, use_tt=t, sort_height=h, end_sort_height=e, stability=s)
            for p, t, h, e, s in [(False, False, 0, 4, False), (True, False, 1, 5, False),
                                  (False, True, 0, 6, True), (True, True, 1, 7, True),
                                  (True, True, 3, 8, True)]]
+# the exact solver's ordering by shallow searches and the enhanced transposition cutoff,
+# switched on low enough to act on these small positions
+CONFIGS += [SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6),
+            SearchParams(end_sort_height=4, end_search=5, end_search3=0, etc=5,
+                         end_eval_weight=1024)]
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -88,6 +93,7 @@ def test_exact_values_equal_reference_12_to_14_empties(seed: int, empties: int) 
     want = alphabeta(ReferenceState(b.player, b.opponent), None, -65, 65)
     assert solve(b).score == want
     assert _kernel_end(b, CONFIGS[0]) == want
+    assert _kernel_end(b, CONFIGS[-2]) == want
 
 
 def test_solve_pv_plays_out_to_the_score() -> None:
@@ -140,6 +146,10 @@ def test_bad_limits() -> None:
         search(b, time=-1)
     with pytest.raises(InvalidInputError, match="end_sort_height 9"):
         SearchParams(end_sort_height=9)
+    with pytest.raises(InvalidInputError, match="etc -1: expected 0..64"):
+        SearchParams(etc=-1)
+    with pytest.raises(InvalidInputError, match="end_eval_weight 70000"):
+        SearchParams(end_eval_weight=70000)
 
 
 def test_ffo_up_to_20_empties_match_the_files() -> None:

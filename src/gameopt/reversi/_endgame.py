@@ -31,9 +31,15 @@ from gameopt.reversi._bitboard import (
     square_of,
     stable_discs,
 )
+from gameopt.reversi._eval import evaluate
 from gameopt.reversi._params import (
     CHECK_MASK,
+    END_EVAL_W,
+    END_SEARCH,
+    END_SEARCH3,
     END_SORT_HEIGHT,
+    ETC,
+    EVAL_KIND,
     NODE_LIMIT,
     NODES,
     PVS,
@@ -301,13 +307,78 @@ def _mobility_weighted(P: np.uint64, O: np.uint64) -> int:
 
 
 @njit(cache=True)
+def _reply_value(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
+    """A 1-ply search of (P, O) by the evaluation: P's best reply, in centi-discs for P."""
+    moves = get_moves(P, O)
+    if moves == U0:
+        if get_moves(O, P) == U0:
+            return 100 * final_score(P, O)
+        return -evaluate(O, P, kind, w)
+    best = -(1 << 30)
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        v = -evaluate(O ^ f, P | f | b, kind, w)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _reply_value2(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
+    """A 2-ply search of (P, O) by the evaluation (plain minimax), in centi-discs for P."""
+    moves = get_moves(P, O)
+    if moves == U0:
+        if get_moves(O, P) == U0:
+            return 100 * final_score(P, O)
+        return -_reply_value(O, P, kind, w)
+    best = -(1 << 30)
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        v = -_reply_value(O ^ f, P | f | b, kind, w)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
+    """A 3-ply search of (P, O) by the evaluation, in centi-discs for P."""
+    moves = get_moves(P, O)
+    if moves == U0:
+        if get_moves(O, P) == U0:
+            return 100 * final_score(P, O)
+        return -_reply_value2(O, P, kind, w)
+    best = -(1 << 30)
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        v = -_reply_value2(O ^ f, P | f | b, kind, w)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
 def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
-           sq: np.ndarray, fl: np.ndarray, keys: np.ndarray) -> int:
+           sq: np.ndarray, fl: np.ndarray, keys: np.ndarray, empties: int,
+           par: np.ndarray, w: np.ndarray) -> int:
     """Fill sq/fl with the moves and their flips, best first; returns their number.
 
     Key (smaller first): the hash move; then the opponent's weighted mobility after the
-    move (fastest first), its potential mobility as a tie-break, corners preferred.
+    move (fastest first), its potential mobility as a tie-break, corners preferred; from
+    ``par[END_SEARCH]`` empties plus the value of the child for the opponent by a 1-ply
+    search with the evaluation (from ``par[END_SEARCH3]`` empties a 3-ply one), weighted
+    ``par[END_EVAL_W] / 256`` per centi-disc (one more opponent move weighs 16).
     """
+    by_search3 = par[END_SEARCH3] > 0 and empties >= par[END_SEARCH3]
+    by_search = by_search3 or (par[END_SEARCH] > 0 and empties >= par[END_SEARCH])
+    kind = par[EVAL_KIND]
+    ew = par[END_EVAL_W]
     n = 0
     while moves:
         b = moves & (~moves + U1)
@@ -317,11 +388,15 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
         np_ = O ^ f
         no = P | f | b
         if s == hash_move:
-            key = -(1 << 30)
+            key = -(1 << 40)
         else:
             key = (_mobility_weighted(np_, no) << 4) + popcount(around(no) & ~(np_ | no))
             if b & CORNERS:
                 key -= 24
+            if by_search3:
+                key += (_reply_value3(np_, no, kind, w) * ew) >> 8
+            elif by_search:
+                key += (_reply_value(np_, no, kind, w) * ew) >> 8
         # insertion sort by key
         i = n
         while i > 0 and keys[i - 1] > key:
@@ -334,6 +409,23 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
         fl[i] = f
         n += 1
     return n
+
+
+@njit(cache=True)
+def _etc(P: np.uint64, O: np.uint64, moves: np.uint64, beta: int, empties: int,
+         keys: np.ndarray, data: np.ndarray) -> int:
+    """Enhanced transposition cutoff: a value >= beta proved by a child's stored upper
+    bound (the child, after any move, has ``empties - 1`` empties), else -INF."""
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        slot = probe(keys, O ^ f, P | f | b)
+        if slot >= 0 and data[slot, DEPTH] == empties - 1:
+            v = -data[slot, UPPER]
+            if v >= beta:
+                return v
+    return -INF
 
 
 # ---------------------------------------------------------------------------------------
@@ -387,7 +479,8 @@ def _next_child(k: int, fP: np.ndarray, fO: np.ndarray, fkind: np.ndarray, fi: n
 
 @njit(cache=True, nogil=True)
 def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
-           stop: np.ndarray, par: np.ndarray, keys: np.ndarray, data: np.ndarray) -> int:
+           stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+           data: np.ndarray) -> int:
     """Exact fail-soft value of (P, O) within (alpha, beta); 0 and st[STOPPED] if stopped.
 
     Above ``par[END_SORT_HEIGHT]`` empties: transposition table (``par[USE_TT]``), stability
@@ -420,6 +513,7 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
     pvs = par[PVS] != 0
     use_tt = par[USE_TT] != 0
     stability = par[STABILITY] != 0
+    etc_from = par[ETC]
 
     k = 0
     fP[0] = P
@@ -492,9 +586,13 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
                                 else:
                                     alpha = max(alpha, lo)
                                     beta = min(beta, hi)
+                    if use_tt and not done and etc_from > 0 and n >= etc_from:
+                        v = _etc(P, O, moves, beta, n, keys, data)
+                        done = v > -INF
                     if not done:
                         fkind[k] = DEEP
-                        fn[k] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k])
+                        fn[k] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k], n,
+                                       par, w)
                         fi[k] = 0
                 else:
                     fkind[k] = SHALLOW
@@ -589,7 +687,8 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
 
 @njit(cache=True, nogil=True)
 def solve_root(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
-               stop: np.ndarray, par: np.ndarray, keys: np.ndarray, data: np.ndarray,
+               stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+               data: np.ndarray,
                order: np.ndarray, scores: np.ndarray) -> int:
     """Search the root moves in the given ``order`` (squares, -1 ends the list).
 
@@ -609,11 +708,11 @@ def solve_root(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray
         np_ = O ^ f
         no = P | f | BIT[s]
         if pvs and found_pv:
-            v = -search(np_, no, -a - 1, -a, st, stop, par, keys, data)
+            v = -search(np_, no, -a - 1, -a, st, stop, par, w, keys, data)
             if a < v < beta and not st[STOPPED]:
-                v = -search(np_, no, -beta, -v, st, stop, par, keys, data)
+                v = -search(np_, no, -beta, -v, st, stop, par, w, keys, data)
         else:
-            v = -search(np_, no, -beta, -a, st, stop, par, keys, data)
+            v = -search(np_, no, -beta, -a, st, stop, par, w, keys, data)
         if st[STOPPED]:
             return 0
         scores[i] = v

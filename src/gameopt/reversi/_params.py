@@ -15,7 +15,11 @@ USE_TT = 3           # 1: transposition table above those heights
 NODE_LIMIT = 4       # stop after this many nodes (0: no limit)
 EVAL_KIND = 5        # the evaluation (see _eval.evaluate)
 STABILITY = 6        # 1: stability cutoff in the exact solver
-N_PAR = 7
+END_SEARCH = 7       # exact solver: order by a 1-ply search from this many empties (0: never)
+END_SEARCH3 = 8      # exact solver: order by a 3-ply search from this many empties (0: never)
+END_EVAL_W = 9       # exact solver: weight of that search value against mobility in the order key
+ETC = 10             # exact solver: enhanced transposition cutoff from this many empties (0: off)
+N_PAR = 11
 
 # st
 NODES = 0     # every position visited (each call of a search function)

@@ -53,6 +53,17 @@ class SearchParams:
         The evaluation (0: the heuristic of :mod:`gameopt.reversi._eval`).
     weights : numpy.ndarray or None
         int32 weights of that evaluation (None: the heuristic's defaults).
+    end_search : int
+        Exact solver: from this many empties, the value of each child by a 1-ply search
+        with the evaluation joins the fastest-first order key (0: never).
+    end_search3 : int
+        Exact solver: from this many empties, a 3-ply search instead (0: never).
+    end_eval_weight : int
+        Weight of that value in the order key: ``end_eval_weight / 256`` per centi-disc,
+        where one more opponent move weighs 16.
+    etc : int
+        Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
+        before any child is searched) from this many empties (0: off).
     """
 
     sort_height: int = 3
@@ -63,12 +74,21 @@ class SearchParams:
     tt_bits: int = 20
     eval_kind: int = HEURISTIC
     weights: np.ndarray | None = field(default=None, compare=False)
+    end_search: int = 12
+    end_search3: int = 20
+    end_eval_weight: int = 64
+    etc: int = 10
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
             raise InvalidInputError(f"sort_height {self.sort_height}: expected 0..60")
         if not 4 <= self.end_sort_height <= 8:
             raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..8")
+        for name in ("end_search", "end_search3", "etc"):
+            if not 0 <= getattr(self, name) <= 64:
+                raise InvalidInputError(f"{name} {getattr(self, name)}: expected 0..64 empties")
+        if not 0 <= self.end_eval_weight <= 1 << 16:
+            raise InvalidInputError(f"end_eval_weight {self.end_eval_weight}: expected 0..65536")
         if not 4 <= self.tt_bits <= 30:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
 
@@ -81,6 +101,10 @@ class SearchParams:
         par[pp.NODE_LIMIT] = node_limit
         par[pp.EVAL_KIND] = self.eval_kind
         par[pp.STABILITY] = int(self.stability)
+        par[pp.END_SEARCH] = self.end_search
+        par[pp.END_SEARCH3] = self.end_search3
+        par[pp.END_EVAL_W] = self.end_eval_weight
+        par[pp.ETC] = self.etc
         return par
 
     def weight_array(self) -> np.ndarray:
@@ -174,15 +198,15 @@ class _Run:
 
     def end_value(self, P: int, O: int, alpha: int, beta: int) -> int:
         return int(_endgame.search(np.uint64(P), np.uint64(O), alpha, beta, self.st,
-                                   self.control.flag, self.par, self.keys, self.data))
+                                   self.control.flag, self.par, self.w, self.keys, self.data))
 
     def end_root(self, board: Board, order: list[int], alpha: int, beta: int
                  ) -> tuple[int, np.ndarray]:
         o = np.array(order + [-1], dtype=np.int64)
         scores = np.full(len(o), -_endgame.INF, dtype=np.int64)
         v = _endgame.solve_root(np.uint64(board.player), np.uint64(board.opponent), alpha, beta,
-                                self.st, self.control.flag, self.par, self.keys, self.data, o,
-                                scores)
+                                self.st, self.control.flag, self.par, self.w, self.keys,
+                                self.data, o, scores)
         return int(v), scores
 
 
