@@ -29,6 +29,13 @@ def test_build_exact_reports_proof_or_gap(capsys: pytest.CaptureFixture[str]) ->
     assert "exact in" in out and ("proven optimal" in out or "gap" in out)
 
 
+def test_build_bnb_proves_the_full_collection(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "build", "--cost", "150", "--method", "bnb", "--time-limit", "30",
+                 "--no-explain"]) == 0
+    out = capsys.readouterr().out
+    assert "bnb in" in out and "s CPU, proven optimal" in out
+
+
 def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["deck", "synth", str(tmp_path), "--seed", "3"]) == 0
     scores = tmp_path / "scores.npz"

@@ -32,10 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--must", default="", metavar="ID,...", help="pieces that must be in")
     b.add_argument("--leader", type=int, default=None, metavar="ID")
     b.add_argument("--char-limit", type=int, default=1)
-    b.add_argument("--method", default="vds", choices=["vds", "hc", "greedy", "tabu", "exact"])
+    b.add_argument("--method", default="vds", choices=["vds", "hc", "greedy", "tabu", "exact",
+                                                         "bnb"])
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="CPU seconds for the heuristics; wall seconds for exact (default 60)")
+                   help="CPU seconds for the heuristics and bnb; wall seconds for exact "
+                   "(default 60 for exact and bnb)")
     b.add_argument("--no-explain", action="store_true",
                    help="skip the binding-rule analysis (one rebuild per active rule)")
     b.add_argument("--synth-seed", type=int, default=0, help="seed of the synthetic data")
@@ -88,12 +90,17 @@ def cmd_build(args: argparse.Namespace) -> int:
                   attribute_min=args.attribute_min if args.attribute else 0,
                   must=_ids(args.must, "--must"), leader=args.leader)
     problem, ids = to_problem(pool, collection, rules, scores)
-    if args.method == "exact":
+    if args.method in ("exact", "bnb"):
+        from gameopt.deck.bnb import solve_bnb
         from gameopt.deck.exact import solve_exact
 
-        ex = solve_exact(problem, time_limit=args.time_limit or 60.0)
+        if args.method == "bnb":
+            ex = solve_bnb(problem, time_limit=args.time_limit or 60.0, seed=args.seed)
+        else:
+            ex = solve_exact(problem, time_limit=args.time_limit or 60.0)
         chosen, score = ex.deck, ex.score
-        how = (f"exact in {ex.seconds:.1f} s wall, "
+        unit = "CPU" if args.method == "bnb" else "wall"
+        how = (f"{args.method} in {ex.seconds:.1f} s {unit}, "
                + ("proven optimal" if ex.proven else
                   f"not proven: bound {ex.upper_bound:.3f}, gap {100 * ex.gap:.2f}%"))
     else:
