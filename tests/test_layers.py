@@ -79,3 +79,58 @@ def test_every_top_level_module_has_a_layer() -> None:
     tops = {p.name.removesuffix(".py") for p in PKG.iterdir()
             if p.suffix == ".py" or (p.is_dir() and (p / "__init__.py").exists())}
     assert tops <= BASE | CORE | ENGINES | SYSTEMS | FRONTS | {"py"}, tops
+
+
+# python-chess's rule inside the Othello package: the protocol add-ons that talk to other
+# programs are used by the match runner and front ends, never by the game state, files,
+# book or search, directly or through another module.
+REVERSI_ADDONS = {"external", "nboard"}
+REVERSI_USERS = {"match", "play"}  # may use the add-ons (play through match)
+
+
+def reversi_graph() -> dict[str, set[str]]:
+    """Module of ``gameopt/reversi`` -> the modules of that package it imports."""
+    graph: dict[str, set[str]] = {}
+    for f in sorted((PKG / "reversi").glob("*.py")):
+        deps: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                mod = node.module or ""
+                if node.level == 1:
+                    mod = "gameopt.reversi" + ("." + mod if mod else "")
+                if mod == "gameopt.reversi":
+                    deps |= {a.name for a in node.names}
+                elif mod.startswith("gameopt.reversi."):
+                    deps.add(mod.split(".")[2])
+            elif isinstance(node, ast.Import):
+                deps |= {a.name.split(".")[2] for a in node.names
+                         if a.name.startswith("gameopt.reversi.")}
+        graph[f.stem] = deps
+    return graph
+
+
+def addon_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Modules outside the add-ons and their users that reach an add-on."""
+    bad = []
+    for start in sorted(set(graph) - REVERSI_ADDONS - REVERSI_USERS):
+        seen, todo = set(), [start]
+        while todo:
+            for dep in graph.get(todo.pop(), set()) - seen:
+                seen.add(dep)
+                todo.append(dep)
+        if seen & REVERSI_ADDONS:
+            bad.append(f"reversi.{start} reaches {sorted(seen & REVERSI_ADDONS)}")
+    return bad
+
+
+def test_reversi_core_does_not_import_its_add_ons() -> None:
+    graph = reversi_graph()
+    assert "external" in graph["match"] and "board" in graph["search"]  # the graph is read
+    assert addon_violations(graph) == []
+
+
+def test_add_on_rule_catches_an_indirect_import() -> None:
+    graph = {"board": {"_bitboard"}, "book": {"search"}, "search": {"nboard"}, "nboard": set(),
+             "match": {"external"}, "external": {"board"}}
+    assert addon_violations(graph) == ["reversi.book reaches ['nboard']",
+                                       "reversi.search reaches ['nboard']"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,7 +56,12 @@ def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
     (["reversi", "bench", "ffo", "--range", "50-40"], "--range '50-40'"),
     (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
-    (["reversi", "match", "--a", "depth=x"], "is not depth=N, end=N or eval=FILE"),
+    (["reversi", "match", "--a", "depth=x"],
+     "is not depth=N, end=N, eval=FILE or nboard=COMMAND"),
+    (["reversi", "match", "--b", "nboard=/nonexistent/engine"],
+     "engine command '/nonexistent/engine' not found"),
+    (["reversi", "match", "--b", "nboard=gameopt reversi nboard,end=3"],
+     "'end=3': an external engine takes nboard=COMMAND, depth=N and timeout=SECONDS"),
     (["reversi", "match", "--openings", "/nonexistent.txt"], "no such file"),
     (["reversi", "openings", "-n", "0", "-o", "/tmp/never-written.txt"], "count=0"),
 ])
@@ -99,3 +106,16 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
     assert "2 games" in capsys.readouterr().out
     assert main(["reversi", "match", "--a", f"eval={tmp_path / 'none.npz'}"]) == 2
+
+
+def test_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    fake = Path(__file__).resolve().parents[1] / "data" / "reversi" / "fake_nboard.py"
+    engine = shlex.join([sys.executable, str(fake)])
+    assert main(["reversi", "match", "--a", "depth=1", "--b", f"nboard={engine} first",
+                 "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "vs B nboard=" in out and "2 games" in out
+    assert main(["reversi", "match", "--a", "depth=1", "--b", f"nboard={engine} crash",
+                 "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "exited (code 3)" in err and err.count("\n") == 1

@@ -19,6 +19,19 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
+MATCH_SPECS = """\
+player specs (comma-separated, any order):
+  depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
+                            (default 12), pattern weights FILE (default: heuristic)
+  nboard=COMMAND,depth=N,timeout=S
+                            an external engine speaking NBoard protocol 2, started once
+                            per game; depth=N is sent as 'set depth N' (default: the
+                            engine's own), S seconds allowed per answer (default 60);
+                            COMMAND is split like a shell would and has no comma
+
+example: --a depth=4 --b "nboard=gameopt reversi nboard,depth=4"
+"""
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("reversi", help="Othello: perft, exact endgame solver, search, FFO bench")
@@ -51,9 +64,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("-o", "--output", required=True, metavar="FILE")
     s.set_defaults(func=cmd_openings)
 
-    s = ss.add_parser("match", help="engine A against B, each opening twice, colours swapped")
-    s.add_argument("--a", default="depth=4", metavar="SPEC", help="depth=N,end=N (A)")
-    s.add_argument("--b", default="depth=2", metavar="SPEC", help="depth=N,end=N (B)")
+    s = ss.add_parser(
+        "match", help="engine A against B, each opening twice, colours swapped",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=MATCH_SPECS)
+    s.add_argument("--a", default="depth=4", metavar="SPEC", help="player A (see below)")
+    s.add_argument("--b", default="depth=2", metavar="SPEC", help="player B (see below)")
     s.add_argument("--openings", default=None, metavar="FILE",
                    help="move lists, one a line (default: --count made with --seed)")
     s.add_argument("-n", "--count", type=int, default=50, help="openings to make")
@@ -245,10 +260,10 @@ def cmd_openings(args: argparse.Namespace) -> int:
 
 def cmd_match(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
-    from gameopt.reversi.match import Player, make_openings, read_openings, run_match
+    from gameopt.reversi.match import make_openings, parse_player, read_openings, run_match
 
-    a = Player.from_spec(args.a, "A " + args.a)
-    b = Player.from_spec(args.b, "B " + args.b)
+    a = parse_player(args.a, "A " + args.a)
+    b = parse_player(args.b, "B " + args.b)
     ops = (read_openings(args.openings) if args.openings
            else make_openings(args.count, args.plies, seed=args.seed))
     res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,

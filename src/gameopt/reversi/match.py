@@ -5,6 +5,12 @@ openings, each played twice with the colours swapped, so an opening's bias cance
 difference is then tested for significance. Games run on local processes or a Dask
 cluster (:func:`gameopt.core.parallel.parallel_map`).
 
+Players are :class:`Contestant` s: this engine at some setting (:class:`Player`), or an
+external program speaking the NBoard protocol
+(:class:`~gameopt.reversi.external.ExternalPlayer`, one engine process per game).
+:func:`parse_player` reads either from a spec (``depth=4,eval=FILE`` or
+``nboard=COMMAND,depth=4``).
+
 Openings are made by the project (the idea behind the XOT set): random move sequences of
 ``plies`` plies from the start, kept when a shallow search scores them within
 ``max_abs`` discs of 0.
@@ -28,9 +34,11 @@ from __future__ import annotations
 import functools
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -42,10 +50,29 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi._eval import PATTERN
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book
+from gameopt.reversi.external import ExternalPlayer
 from gameopt.reversi.search import SearchParams, search, solve
 
-__all__ = ["Player", "GameRecord", "MatchResult", "play_game", "run_match",
-           "make_openings", "read_openings", "write_openings", "match_stats"]
+__all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
+           "play_game", "run_match", "make_openings", "read_openings", "write_openings",
+           "match_stats"]
+
+#: A seated player's turn: ``(start, moves so far with explicit passes, board now) -> move``.
+MoveFn = Callable[[Board, Sequence[Move], Board], Move]
+
+
+class Contestant(Protocol):
+    """A player of a match: a name, and a seat at one game.
+
+    ``seat()`` is entered once per game (an external engine starts its process there and
+    stops it on exit); what it yields is asked for every move of that player's colour.
+    Contestants travel to worker processes, so they must pickle.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def seat(self) -> AbstractContextManager[MoveFn]: ...
 
 
 @dataclass(frozen=True)
@@ -74,6 +101,10 @@ class Player:
     def choose(self, board: Board) -> Move:
         """The move this setting plays (``board`` has a legal move or a pass)."""
         return self.think(board)[0]
+
+    def seat(self) -> AbstractContextManager[MoveFn]:
+        """This engine at a game: the history is not needed, only the board."""
+        return nullcontext(lambda start, moves, board: self.choose(board))
 
     def think(self, board: Board, variety: float = 0.0,
               rng: np.random.Generator | None = None) -> tuple[Move, str]:
@@ -114,12 +145,26 @@ class Player:
                 eval_file = None if value == "heuristic" else value
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
-                raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N or "
-                                        "eval=FILE")
+                raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
+                                        "eval=FILE or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
         return cls(name, depth=kw["depth"], end_empties=kw["end"], eval_file=eval_file)
+
+
+def parse_player(spec: str, name: str) -> Player | ExternalPlayer:
+    """A player from its spec: :meth:`ExternalPlayer.from_spec` when it holds
+    ``nboard=COMMAND``, else :meth:`Player.from_spec`.
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown key or bad value (named), a weights file or engine command not found.
+    """
+    if any(p.strip().startswith("nboard=") for p in spec.split(",")):
+        return ExternalPlayer.from_spec(spec, name)
+    return Player.from_spec(spec, name)
 
 
 @functools.lru_cache(maxsize=4)
@@ -151,20 +196,36 @@ class GameRecord:
         return 1.0 if self.a_diff > 0 else 0.5 if self.a_diff == 0 else 0.0
 
 
-def play_game(black: Player, white: Player, opening: str = "") -> tuple[tuple[Move, ...], int]:
-    """Play from the opening to the end; returns (moves after it, Black's disc difference)."""
+def play_game(black: Contestant, white: Contestant, opening: str = ""
+              ) -> tuple[tuple[Move, ...], int]:
+    """Play from the opening to the end; returns (moves after it, Black's disc difference).
+
+    Both players are seated for the whole game and unseated however it ends.
+
+    Raises
+    ------
+    InvalidInputError
+        A move of a player that is not legal (an external engine's illegal answers raise
+        :class:`~gameopt.errors.SolverError` from its client first).
+    """
+    start = Board.start()
+    history = parse_moves(opening)  # passes explicit, as GGF wants them
+    n_opening = len(history)
     board = Board.from_moves(opening)
-    played: list[Move] = []
-    while not board.is_game_over():
-        mover = black if board.side == "X" else white
-        move = mover.choose(board)
-        played.append(move)
-        board = board.play(move)
-    diff = board.black_score()
-    return tuple(played), diff
+    with ExitStack() as stack:
+        turn = {"X": stack.enter_context(black.seat()), "O": stack.enter_context(white.seat())}
+        while not board.is_game_over():
+            move = turn[board.side](start, tuple(history), board)
+            if move not in board.legal_moves():
+                raise InvalidInputError(f"game {opening or 'from the start'}: "
+                                        f"{(black if board.side == 'X' else white).name} "
+                                        f"played {move}, not legal in {board}")
+            history.append(move)
+            board = board.play(move)
+    return tuple(history[n_opening:]), board.black_score()
 
 
-def _game_job(job: tuple[Player, Player, str, bool]) -> GameRecord:
+def _game_job(job: tuple[Contestant, Contestant, str, bool]) -> GameRecord:
     a, b, opening, a_black = job
     moves, diff = play_game(a if a_black else b, b if a_black else a, opening)
     return GameRecord(opening, a_black, moves, diff)
@@ -231,15 +292,18 @@ def match_stats(a: str, b: str, games: Sequence[GameRecord]) -> MatchResult:
                        (_elo(lo), _elo(hi)), z, pval)
 
 
-def run_match(a: Player, b: Player, openings: Sequence[str], *, scheduler: str | None = None,
-              workers: int | None = None, progress: ProgressCallback | None = None
-              ) -> MatchResult:
+def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
+              scheduler: str | None = None, workers: int | None = None,
+              progress: ProgressCallback | None = None) -> MatchResult:
     """Each opening twice (A Black, then A White), in parallel; then :func:`match_stats`.
 
     Raises
     ------
     InvalidInputError
         No openings, or two players with the same name.
+    SolverError
+        A game failed (an external engine exited, answered an illegal move or nothing in
+        time): the message names the job and the engine's error.
     """
     if not openings:
         raise InvalidInputError("match: no openings")
