@@ -64,6 +64,7 @@ def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
      "'end=3': an external engine takes nboard=COMMAND, depth=N and timeout=SECONDS"),
     (["reversi", "match", "--openings", "/nonexistent.txt"], "no such file"),
     (["reversi", "openings", "-n", "0", "-o", "/tmp/never-written.txt"], "count=0"),
+    (["reversi", "nboard", "--learn-depth", "0"], "--learn-depth 0: expected 1..60"),
 ])
 def test_bad_input_one_line_exit_2(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,10 +99,15 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     data, weights = tmp_path / "d.npz", tmp_path / "w.npz"
     assert main(["reversi", "train", "generate", "--games", "6", "--exact", "10",
                  "--workers", "1", "-q", "-o", str(data)]) == 0
-    assert main(["reversi", "train", "fit", str(data), "--epochs", "1", "-o",
+    labelled = tmp_path / "l.npz"
+    assert main(["reversi", "train", "label", str(data), "--depth", "2", "--workers", "1",
+                 "-q", "-o", str(labelled)]) == 0
+    assert "backed-up searches" in capsys.readouterr().out
+    assert main(["reversi", "train", "fit", str(labelled), "--iters", "5", "-o",
                  str(weights)]) == 0
     out = capsys.readouterr().out
     assert "validation MAE" in out and "wrote" in out
+    assert main(["reversi", "train", "label", str(weights), "-o", str(labelled)]) == 2
     assert main(["reversi", "match", "--a", f"depth=1,eval={weights}", "--b", "depth=1",
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
     assert "2 games" in capsys.readouterr().out
@@ -119,3 +125,12 @@ def test_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) ->
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 2
     err = capsys.readouterr().err
     assert "exited (code 3)" in err and err.count("\n") == 1
+
+
+def test_nboard_book_that_is_not_a_book(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip")
+    assert main(["reversi", "nboard", "--book", str(junk)]) == 2
+    err = capsys.readouterr().err
+    assert "junk.npz: not a gameopt book" in err and err.count("\n") == 1

@@ -8,8 +8,18 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
-from gameopt.reversi.board import Board
-from gameopt.reversi.book import _PERMS, _apply, build_book, canonical, read_book, write_book
+from gameopt.reversi.board import PASS, Board, Move, parse_moves
+from gameopt.reversi.book import (
+    _PERMS,
+    Book,
+    _apply,
+    build_book,
+    canonical,
+    empty_book,
+    learn_line,
+    read_book,
+    write_book,
+)
 from gameopt.reversi.match import Player, play_game
 from gameopt.reversi.search import search
 
@@ -75,3 +85,66 @@ def test_bad_files(tmp_path: Path) -> None:
         read_book(tmp_path / "junk.npz")
     with pytest.raises(InvalidInputError, match="depth=0"):
         build_book(depth=0)
+
+
+#: Black to move has none (a1 empty, b1 black, the rest white); White takes a1 and ends it.
+BLACK_PASSES = Board.from_str("-X" + "O" * 62 + " X")
+
+
+def _line(opening: str) -> tuple[list[Move], list[Board]]:
+    moves = parse_moves(opening)
+    played, _ = play_game(Player("a", depth=1, end_empties=6), Player("b", depth=1,
+                                                                      end_empties=6), opening)
+    moves += played
+    boards = [Board.start()]
+    for m in moves:
+        boards.append(boards[-1].play(m))
+    return moves, boards
+
+
+def test_learning_a_whole_game_backs_its_result_up_the_line() -> None:
+    moves, boards = _line("f5d6c3")
+    book = empty_book(eval_depth=1)
+    added = learn_line(book, moves)
+    playing = [(b, m) for b, m in zip(boards, moves, strict=False) if not m.is_pass]
+    assert added == len(book) == len(playing)
+    value = float(boards[-1].score())  # the final position, for its side to move
+    for b, m in zip(reversed(boards[:-1]), reversed(moves), strict=True):
+        if m.is_pass:
+            value = -value
+            continue
+        vals = book.lookup(b)
+        assert set(vals) == set(b.legal_moves())
+        assert vals[m] == pytest.approx(-value)  # backed up along the line
+        for other in set(vals) - {m}:
+            assert vals[other] == pytest.approx(_value_after(b.play(other), 1))
+        value = max(vals.values())
+    snapshot = {k: dict(v) for k, v in book.entries.items()}
+    assert learn_line(book, moves) == 0  # a second time adds nothing and changes nothing
+    assert book.entries == snapshot
+
+
+def test_learning_keeps_the_values_already_in_the_book(tmp_path: Path) -> None:
+    book = build_book(depth=2, eval_depth=1, width=1000.0)
+    before = {k: dict(v) for k, v in book.entries.items()}
+    moves, boards = _line("f5f6")
+    added = learn_line(book, moves)
+    assert added == len(book) - len(before) and added > 0
+    start = book.lookup(boards[0])
+    old = Book(before).lookup(boards[0])
+    assert all(start[m] == old[m] for m in old if m != moves[0])
+    assert start[moves[0]] == pytest.approx(-max(book.lookup(boards[1]).values()))
+    write_book(tmp_path / "b.npz", book)
+    assert read_book(tmp_path / "b.npz").entries.keys() == book.entries.keys()
+
+
+def test_learning_a_line_that_ends_on_a_pass_or_is_illegal() -> None:
+    book = empty_book(eval_depth=1)
+    assert learn_line(book, [], start=BLACK_PASSES) == 1  # White's a1 after the pass
+    white = BLACK_PASSES.play(PASS)
+    assert book.lookup(white) == {Move.from_str("a1"): 64.0}  # all 64 discs white
+    assert learn_line(book, [PASS, Move.from_str("a1")], start=BLACK_PASSES) == 0
+    with pytest.raises(InvalidInputError, match="ply 2: a1 is not legal"):
+        learn_line(book, [Move.from_str("f5"), Move.from_str("a1")])
+    with pytest.raises(InvalidInputError, match="eval_depth=0"):
+        empty_book(0)

@@ -7,23 +7,28 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from gameopt.reversi.board import Board, Move
+from gameopt.reversi.board import Board, Move, parse_moves
+from gameopt.reversi.book import _PERMS, Book, canonical, read_book
+from gameopt.reversi.match import Player, play_game
 from gameopt.reversi.nboard import NBoardEngine
+from gameopt.reversi.search import search
 
 GGF = ("(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]BO[8 ---------------------------"
        "O*------*O--------------------------- *]B[F5]W[F6]B[D3]W[C5]B[E6]W[F7]B[E7]W[F4];)")
-AFTER = Board.from_moves("f5f6d3c5e6f7e7f4")
+OPENING = "f5f6d3c5e6f7e7f4"  # the moves of GGF
+AFTER = Board.from_moves(OPENING)
 
 
 class Client:
     """The engine as a child process; lines read on a thread into a queue."""
 
-    def __init__(self) -> None:
+    def __init__(self, *options: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard"],
+            [sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard", *options],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             bufsize=1)
         self.lines: queue.Queue[str] = queue.Queue()
@@ -127,3 +132,60 @@ def test_engine_pass_and_game_over() -> None:
     e.handle("go")
     e.wait_search()
     assert out[-1] == "status game over"
+
+
+def test_learn_adds_the_game_to_the_book_file_and_go_plays_from_it(tmp_path: Path) -> None:
+    path = tmp_path / "book.npz"  # absent: learn creates it
+    rest, _ = play_game(Player("a", depth=1, end_empties=6), Player("b", depth=1,
+                                                                    end_empties=6), OPENING)
+    moves = parse_moves(OPENING) + list(rest)
+    client = Client("--book", str(path), "--learn-depth", "1")
+    try:
+        client.send("nboard 2", "set depth 1", "set game " + GGF,
+                    *(f"move {'PA' if m.is_pass else m}" for m in rest), "learn")
+        got = client.until(lambda s: s == "learned")
+        n = sum(not m.is_pass for m in moves)
+        assert f"status learned {len(moves)} moves: {n} new book positions, {n} in all" in got
+        assert not any(s.startswith("status error") for s in got), got
+        book = read_book(path)
+        board = Board.start()
+        for m in moves:  # every position of the game, with every move valued
+            if not m.is_pass:
+                assert set(book.lookup(board)) == set(board.legal_moves())
+            board = board.play(m)
+        assert board.is_game_over() and len(book) == n
+        client.send("set game " + GGF, "go")  # a position of the learned line
+        got = client.until(lambda s: s.startswith("==="))
+        best = book.choose(AFTER)
+        assert best is not None and "status book move" in got
+        assert got[-1] == f"=== {best}/{book.lookup(AFTER)[best]:.2f}/0.0"
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+
+
+def test_go_follows_the_book_over_the_search() -> None:
+    searched = search(AFTER, depth=1).move
+    other = next(m for m in AFTER.legal_moves() if m != searched)
+    key, t = canonical(AFTER)  # book entries hold squares in the key's frame
+    entry = {int(_PERMS[t][m.square]): (5.0 if m == other else -5.0)
+             for m in AFTER.legal_moves()}
+    out: list[str] = []
+    e = NBoardEngine(out.append, Book({key: entry}))
+    e.handle("set depth 1")
+    e.board = AFTER
+    e.handle("go")
+    e.wait_search()
+    assert out[-2:] == [f"=== {other}/5.00/0.0", "status"]
+    e.board = Board.from_moves(OPENING[:-2])  # not in the book: searched
+    e.handle("go")
+    e.wait_search()
+    assert "status book move" not in out[-4:] and any(s.startswith("nodestats") for s in out)
+
+
+def test_learn_without_a_book_says_so() -> None:
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle("learn")
+    assert out == ["status learn: no book (start the engine with --book FILE)", "learned"]

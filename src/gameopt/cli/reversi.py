@@ -130,6 +130,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.set_defaults(func=cmd_train_fit)
 
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
+    s.add_argument("--book", default=None, metavar="FILE",
+                   help="opening book (.npz) for moves; 'learn' adds the game to it and saves "
+                        "it (a missing FILE starts an empty book)")
+    s.add_argument("--learn-depth", type=int, default=None, metavar="D",
+                   help="search depth of the values 'learn' adds (default: the book's eval "
+                        "depth; 4 for a new book)")
     s.set_defaults(func=cmd_nboard)
 
     s = ss.add_parser("bench", help="solve the FFO endgame suite and check the answers")
@@ -243,9 +249,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:
+    from gameopt.reversi.book import empty_book, read_book
     from gameopt.reversi.nboard import run
 
-    return run()
+    if args.learn_depth is not None and not 1 <= args.learn_depth <= 60:
+        raise InvalidInputError(f"--learn-depth {args.learn_depth}: expected 1..60")
+    book = None
+    if args.book is not None:
+        if Path(args.book).exists():
+            book = read_book(args.book)
+        else:
+            book = empty_book(args.learn_depth or 4)
+            print(f"{args.book}: no such file; learn will create it", file=sys.stderr)
+    return run(book=book, book_path=args.book, learn_depth=args.learn_depth)
 
 
 def cmd_openings(args: argparse.Namespace) -> int:

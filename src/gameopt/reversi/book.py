@@ -7,6 +7,11 @@ are expanded further (a deviation window, as in Edax's book), and their values a
 backed up by negamax from the deeper book positions. Each of the 8 symmetric images of a
 position shares one entry (keyed by the smallest image), so the four first moves cost one.
 
+Learning (:func:`learn_line`, NBoard's ``learn``) adds a played game to a book: every
+position of the line gets a value for each of its moves (kept if the book already has
+one, else the ``eval_depth`` search), except the move played, whose value is backed up
+by negamax from the end of the line (the final score when the game is over).
+
 Values are in discs for the side to move (midgame evaluations, exact when a search reached
 the end). A book is an ``.npz`` file: ``player``, ``opponent`` (uint64, n), ``moves``
 (int8, n × 32, squares in the key's frame, -1 padded), ``values`` (float32, n × 32) and a
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,7 +37,8 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
 
-__all__ = ["Book", "build_book", "read_book", "write_book", "FORMAT"]
+__all__ = ["Book", "build_book", "empty_book", "learn_line", "read_book", "write_book",
+           "FORMAT"]
 
 FORMAT = "gameopt-book-1"
 
@@ -146,6 +152,94 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
     book.entries[key] = {int(perm[m.square]): v for m, v in vals.items()}
     if progress is not None:
         progress(len(book.entries))
+    return max(vals.values())
+
+
+def empty_book(eval_depth: int = 4) -> Book:
+    """A book with no position yet, whose learned values come from ``eval_depth`` searches.
+
+    Raises
+    ------
+    InvalidInputError
+        ``eval_depth`` < 1.
+    """
+    if eval_depth < 1:
+        raise InvalidInputError(f"book: eval_depth={eval_depth}: need eval_depth >= 1")
+    return Book(meta={"format": FORMAT, "depth": 0, "eval_depth": eval_depth, "width": 0.0})
+
+
+def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
+               eval_depth: int | None = None) -> int:
+    """Add the game ``moves`` (from ``start``, the initial position by default) to ``book``.
+
+    Walking back from the end of the line: the last position is worth its final score if
+    the game is over, else its book value (its moves searched first if it is new); each
+    earlier position's played move gets minus the value of the position after it, its
+    other moves keep their book values or get the ``eval_depth`` search, and the position
+    is worth its best move. Pass positions have no entry (they pass the value through).
+
+    Parameters
+    ----------
+    book : Book
+        Changed in place.
+    moves : sequence of Move
+        The game, passes explicit (as in GGF).
+    start : Board or None
+        Where the game starts.
+    eval_depth : int or None
+        Depth of the searches of new moves (default: the book's ``eval_depth``, else 4).
+
+    Returns
+    -------
+    int
+        The number of positions that were not in the book.
+
+    Raises
+    ------
+    InvalidInputError
+        A move that is not legal (naming its ply), or ``eval_depth`` < 1.
+
+    Notes
+    -----
+    Cost: one ``eval_depth`` search per move of each new position of the line (about 60
+    positions of 10 moves for a whole game); positions already in the book cost nothing.
+    """
+    meta_depth = book.meta.get("eval_depth")
+    depth = eval_depth if eval_depth is not None else \
+        meta_depth if isinstance(meta_depth, int) else 4
+    if depth < 1:
+        raise InvalidInputError(f"book learn: eval_depth={depth}: need eval_depth >= 1")
+    boards = [start or Board.start()]
+    line = list(moves)
+    for ply, m in enumerate(line, 1):
+        if not boards[-1].is_legal(m):
+            raise InvalidInputError(f"book learn: ply {ply}: {m} is not legal in {boards[-1]}")
+        boards.append(boards[-1].play(m))
+    if boards[-1].must_pass():  # a line ending on a forced pass: its value is after it
+        line.append(PASS)
+        boards.append(boards[-1].play(PASS))
+    before = len(book)
+    last = boards[-1]
+    value = float(last.score()) if last.is_game_over() else _learn_position(book, last, depth)
+    for board, m in zip(reversed(boards[:-1]), reversed(line), strict=True):
+        value = -value if m.is_pass else _learn_position(book, board, depth, (m, -value))
+    return len(book) - before
+
+
+def _learn_position(book: Book, board: Board, depth: int,
+                    played: tuple[Move, float] | None = None) -> float:
+    """Give every move of ``board`` a book value (``played``: the move and its backed-up
+    value); returns the position's value, its best move's."""
+    key, t = canonical(board)
+    perm = _PERMS[t]
+    vals = dict(book.entries.get(key, {}))
+    for m in board.legal_moves():
+        s = int(perm[m.square])
+        if s not in vals and (played is None or m != played[0]):
+            vals[s] = _value_after(board.play(m), depth)
+    if played is not None:
+        vals[int(perm[played[0].square])] = played[1]
+    book.entries[key] = vals
     return max(vals.values())
 
 

@@ -15,8 +15,16 @@ Commands handled (anything else is ignored, as the protocol asks):
 ``go``               think, then answer ``=== M/EVAL/TIME`` (the position is not changed).
 ``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves.
 ``ping N``           stop any search, then ``pong N``.
-``learn``            answers ``learned``.
+``learn``            with a book: add the current game (the ``set game`` line and the
+                     moves since) to it and save it; then answer ``learned``.
 ``quit``             ends the session.
+
+With an opening book (:class:`~gameopt.reversi.book.Book`), ``go`` answers the book's
+best move at once (``=== M/VALUE/0.0`` after a ``status book move`` line) while the
+position is in the book and has more empties than the exact-solving threshold. ``learn``
+adds the game with :func:`~gameopt.reversi.book.learn_line` (values of new moves from
+searches at the book's eval depth, negamax backed up along the line) and writes the book
+file atomically; it runs before the next command is read, so a ``ping`` waits for it.
 
 While thinking the engine sends ``status ...`` and ``nodestats NODES SECONDS`` lines.
 Commands are taken in order: one that arrives during a search waits for it to answer,
@@ -34,10 +42,12 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TextIO
 
 from gameopt.errors import GameoptError
 from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
 from gameopt.reversi.search import SearchControl, SearchResult, search, solve
 
@@ -54,11 +64,24 @@ class NBoardEngine:
     write : callable
         Receives each output line (without the newline); must be thread-safe or called
         under the engine's lock (it is).
+    book : Book or None
+        Opening book for ``go``, and where ``learn`` adds games.
+    book_path : str, Path or None
+        Where ``learn`` saves the book (not saved when ``None``).
+    learn_depth : int or None
+        Search depth of the values ``learn`` adds (default: the book's eval depth).
     """
 
-    def __init__(self, write: Callable[[str], None]) -> None:
+    def __init__(self, write: Callable[[str], None], book: Book | None = None,
+                 book_path: str | Path | None = None, learn_depth: int | None = None
+                 ) -> None:
         self._write = write
         self._lock = threading.Lock()
+        self.book = book
+        self.book_path = book_path
+        self.learn_depth = learn_depth
+        self.game_start = Board.start()  # the game so far: start, then moves (passes explicit)
+        self.moves: list[Move] = []
         self.board = Board.start()
         self.depth = 8
         self.contempt = 0.0
@@ -116,6 +139,7 @@ class NBoardEngine:
             games = parse_ggf(text, "set game")
             if not games:
                 raise ValueError("no game in the GGF text")
+            self.game_start, self.moves = games[0].start, list(games[0].moves)
             self.board = games[0].final_board()
         elif what == "contempt":
             self.contempt = float(args[1])
@@ -127,8 +151,17 @@ class NBoardEngine:
         if move not in self.board.legal_moves():
             raise ValueError(f"{move} is not legal here")
         self.board = self.board.play(move)
+        self.moves.append(move)
 
     def _learn(self, line: str, args: list[str]) -> None:
+        if self.book is None:
+            self.say("status learn: no book (start the engine with --book FILE)")
+        else:
+            added = learn_line(self.book, self.moves, self.game_start, self.learn_depth)
+            if self.book_path is not None:
+                write_book(self.book_path, self.book)
+            self.say(f"status learned {len(self.moves)} moves: {added} new book positions, "
+                     f"{len(self.book)} in all")
         self.say("learned")
 
     def _go(self, line: str, args: list[str]) -> None:
@@ -196,6 +229,13 @@ class NBoardEngine:
         if moves == [PASS]:
             self._say_unless_cancelled("=== PA", "status")
             return
+        if self.book is not None and board.empties > self.end_depth():
+            m = self.book.choose(board)
+            if m is not None and m in moves:
+                value = self.book.lookup(board)[m]
+                self._say_unless_cancelled("status book move", f"=== {_name(m)}/{value:.2f}/0.0",
+                                           "status")
+                return
         r = self._analyse(board, self.depth)
         self._say_unless_cancelled(f"nodestats {r.nodes} {r.seconds:.2f}",
                                    f"=== {_name(r.move)}/{r.score + 0.0:.2f}/{r.seconds:.1f}",
@@ -233,8 +273,13 @@ def _name(move: Move | None) -> str:
     return "PA" if move is None or move.is_pass else str(move)
 
 
-def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    """Serve the protocol until ``quit`` or the end of input; returns 0."""
+def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
+        book: Book | None = None, book_path: str | Path | None = None,
+        learn_depth: int | None = None) -> int:
+    """Serve the protocol until ``quit`` or the end of input; returns 0.
+
+    ``book``, ``book_path`` and ``learn_depth`` are those of :class:`NBoardEngine`.
+    """
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
 
@@ -242,7 +287,7 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
         out.write(line + "\n")
         out.flush()
 
-    engine = NBoardEngine(write)
+    engine = NBoardEngine(write, book, book_path, learn_depth)
     for line in stdin:
         if not engine.handle(line.strip()):
             return 0
