@@ -8,17 +8,20 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
-from gameopt.reversi._eval import evaluate
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi.board import SQUARE_SYMMETRIES, Board
 from gameopt.reversi.patterns import (
     DEFAULT_SET,
+    N_SCALARS,
     N_STAGES,
     reference_evaluate,
     reference_indices,
+    reference_terms,
     stage_of,
 )
 from gameopt.reversi.train import (
     TrainData,
+    backup_labels,
     features,
     fit,
     generate,
@@ -79,13 +82,25 @@ def test_features_match_reference_indices() -> None:
     data = TrainData(np.array([b.player for b in boards], np.uint64),
                      np.array([b.opponent for b in boards], np.uint64),
                      np.zeros(50, np.float32), np.arange(50, dtype=np.int32), {})
-    F, mob, ply = features(data)
+    F, T, ply = features(data)
     ps = DEFAULT_SET
     for t, b in enumerate(boards):
         raw = reference_indices(b)
         want = [int(ps.canon[ps.base[k] + i]) for k, i in zip(ps.kind, raw, strict=True)]
         assert F[t].tolist() == want
+        assert T[t].tolist() == reference_terms(b)
         assert ply[t] == 60 - b.empties
+
+
+def test_heuristic_is_the_pattern_evaluation_with_only_terms() -> None:
+    """The pattern evaluation with zero tables and the heuristic's weights as its term
+    weights is the heuristic: one set of terms serves both."""
+    shared = np.zeros((N_STAGES, DEFAULT_SET.stage_size))
+    shared[:, 1:N_SCALARS] = HEURISTIC_WEIGHTS / 100
+    kernel_w = DEFAULT_SET.expand(shared)
+    for b in _random_positions(200, 6):
+        P, O = np.uint64(b.player), np.uint64(b.opponent)
+        assert evaluate(P, O, 1, kernel_w) == evaluate(P, O, HEURISTIC, HEURISTIC_WEIGHTS)
 
 
 def test_fit_recovers_planted_weights() -> None:
@@ -93,16 +108,17 @@ def test_fit_recovers_planted_weights() -> None:
     stages train on each other's positions): the fit must predict them closely."""
     rng = np.random.default_rng(4)
     shared = np.zeros((N_STAGES, DEFAULT_SET.stage_size))
-    shared[:, 2:] = rng.normal(0, 0.5, DEFAULT_SET.n_features)
+    shared[:, N_SCALARS:] = rng.normal(0, 0.5, DEFAULT_SET.n_features)
     shared[:, 1] = 0.8
+    shared[:, 3] = 5.0
     ref_w = np.rint(shared * 100).astype(np.int32).ravel()
     boards = _random_positions(3000, 5)
     y = np.array([reference_evaluate(b, ref_w) / 100 for b in boards], np.float32)
     data = TrainData(np.array([b.player for b in boards], np.uint64),
                      np.array([b.opponent for b in boards], np.uint64), y,
                      np.arange(len(boards), dtype=np.int32), {})
-    _, base_report = fit(data, epochs=1, lr=1e-9, val_fraction=0.2, seed=0)
-    w, report = fit(data, epochs=30, lr=0.5, l2=0.0, val_fraction=0.2, seed=0)
+    _, base_report = fit(data, iters=1, damp=1e4, val_fraction=0.2, seed=0)
+    w, report = fit(data, damp=0.0, iters=60, val_fraction=0.2, seed=0)
     train = np.nanmean(report.train_mae)
     assert train < 0.2 * np.nanmean(base_report.train_mae)  # fits what it saw
     assert w.shape == (N_STAGES, DEFAULT_SET.stage_size)
@@ -120,9 +136,24 @@ def test_generate_labels_and_files(tmp_path: Path) -> None:
     write_data(tmp_path / "d.npz", data)
     again = read_data(tmp_path / "d.npz")
     assert np.array_equal(again.player, data.player) and again.meta == data.meta
-    w, _ = fit(data, epochs=1)
+    w, _ = fit(data, iters=5)
     write_weights(tmp_path / "w.npz", w, {"note": "test"})
     w2, meta = read_weights(tmp_path / "w.npz")
     assert np.array_equal(w, w2) and meta["note"] == "test"
-    with pytest.raises(InvalidInputError, match="gameopt-patterns-1"):
+    with pytest.raises(InvalidInputError, match="gameopt-patterns-2"):
         read_weights(tmp_path / "d.npz")
+
+
+def test_backup_labels_keep_exact_endings_and_back_up_searches() -> None:
+    """Positions within the exact ending keep their exact label; every other label is the
+    value of a search (a whole number of discs), not the game result."""
+    data = generate(6, seed=8, workers=1, exact_empties=10)
+    out = backup_labels(data, depth=2, iters=20, workers=1)
+    empties = out.empties
+    exact = empties <= 10
+    assert np.array_equal(out.target[exact], data.target[exact])
+    assert out.meta["labels"] == "backed-up" and out.meta["backup_depth"] == 2
+    assert np.all(out.target == np.round(out.target))
+    assert not np.array_equal(out.target[~exact], data.target[~exact])
+    with pytest.raises(InvalidInputError, match="exact_empties"):
+        backup_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))

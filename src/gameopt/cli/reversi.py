@@ -120,12 +120,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("-q", "--quiet", action="store_true")
     g.add_argument("-o", "--output", required=True, metavar="FILE")
     g.set_defaults(func=cmd_train_generate)
+    f = ts.add_parser("label", help="relabel data by backed-up searches, stage by stage "
+                      "from the exact endings back")
+    f.add_argument("data", metavar="FILE", help="data from train generate")
+    f.add_argument("--depth", type=int, default=4, help="backup search depth")
+    f.add_argument("--damp", type=float, default=1.0, help="least-squares damping")
+    f.add_argument("--workers", type=int, default=None)
+    f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    f.add_argument("-q", "--quiet", action="store_true")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_label)
     f = ts.add_parser("fit", help="least-squares pattern weights from data files")
     f.add_argument("data", nargs="+", metavar="FILE")
-    f.add_argument("--epochs", type=int, default=8)
-    f.add_argument("--lr", type=float, default=0.5)
-    f.add_argument("--l2", type=float, default=0.01)
-    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--damp", type=float, default=1.0,
+                   help="damping of the least squares (pulls weights toward 0)")
+    f.add_argument("--iters", type=int, default=300, help="LSQR iterations per stage")
+    f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
 
@@ -362,6 +372,22 @@ def cmd_train_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_label(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.train import backup_labels, read_data, write_data
+
+    data = read_data(args.data)
+    t = time.perf_counter()
+    out = backup_labels(data, depth=args.depth, damp=args.damp, scheduler=args.scheduler,
+                        workers=args.workers, progress=progress_for(args.quiet))
+    write_data(args.output, out)
+    wall = time.perf_counter() - t
+    n = int((out.empties > out.meta["exact_empties"]).sum())
+    print(f"wrote {args.output}: {n} of {len(out)} positions labelled by {args.depth}-ply "
+          f"backed-up searches in {wall:.1f} s wall ({n / max(wall, 1e-9):.0f} positions/s)")
+    return 0
+
+
 def cmd_train_fit(args: argparse.Namespace) -> int:
     import numpy as np
 
@@ -378,13 +404,13 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                      np.concatenate([d.target for d in parts]), np.concatenate(games),
                      {"sources": [d.meta for d in parts]})
     t = time.perf_counter()
-    w, rep = fit(data, epochs=args.epochs, lr=args.lr, l2=args.l2, seed=args.seed)
+    w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed)
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
     print(format_table(["stage", "plies", "train MAE", "validation MAE"], rows))
-    write_weights(args.output, w, {"positions": len(data), "epochs": args.epochs,
-                                   "lr": args.lr, "l2": args.l2, "sources": data.meta})
+    write_weights(args.output, w, {"positions": len(data), "damp": args.damp,
+                                   "iters": args.iters, "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
-          f"{wall:.1f} s ({rep.n_train * args.epochs / wall:.0f} positions/s per epoch)")
+          f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
     return 0

@@ -16,7 +16,8 @@ search kernels stay compiled once whatever evaluation they use:
 
 ``kind == 1``: the pattern evaluation of :mod:`gameopt.reversi.patterns` (default pattern
     set); ``weights`` is its expanded table (:meth:`PatternSet.expand`): per stage, bias,
-    mobility, then one value per raw configuration of each pattern.
+    the weights of the heuristic's terms above, then one value per raw configuration of
+    each pattern.
 """
 
 from __future__ import annotations
@@ -33,9 +34,9 @@ from gameopt.reversi._bitboard import (
     popcount,
     stable_discs,
 )
-from gameopt.reversi.patterns import DEFAULT_SET
+from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS
 
-__all__ = ["evaluate", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
+__all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
 
 HEURISTIC = 0
 PATTERN = 1
@@ -51,29 +52,40 @@ _C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
 
 
 @njit(cache=True)
-def _heuristic(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
+def terms(P: np.uint64, O: np.uint64) -> tuple[int, int, int, int, int, int, int]:
+    """The heuristic's terms, P minus O, in the order of :data:`HEURISTIC_TERMS`; stable
+    discs count only once some corner is taken (0 before)."""
     empty = ~(P | O)
-    score = w[0] * (popcount(get_moves(P, O)) - popcount(get_moves(O, P)))
-    score += w[1] * (popcount(around(O) & empty) - popcount(around(P) & empty))
-    score += w[2] * (popcount(P & CORNERS) - popcount(O & CORNERS))
+    mob = popcount(get_moves(P, O)) - popcount(get_moves(O, P))
+    pot = popcount(around(O) & empty) - popcount(around(P) & empty)
+    corners = popcount(P & CORNERS) - popcount(O & CORNERS)
+    xs = 0
+    cs = 0
     for k in range(4):
         corner = np.uint64(1) << np.uint64(_CORNER_SQ[k])
         if corner & empty:
             x = np.uint64(1) << np.uint64(_X_SQ[k])
             if x & P:
-                score += w[3]
+                xs += 1
             elif x & O:
-                score -= w[3]
-            score += w[4] * (popcount(_C_MASKS[k] & P) - popcount(_C_MASKS[k] & O))
-    if (P | O) & CORNERS != U0 and w[5] != 0:
-        score += w[5] * (popcount(stable_discs(P, O)) - popcount(stable_discs(O, P)))
-    score += w[6] * (popcount(P) - popcount(O))
-    return score
+                xs -= 1
+            cs += popcount(_C_MASKS[k] & P) - popcount(_C_MASKS[k] & O)
+    stable = 0
+    if (P | O) & CORNERS != U0:
+        stable = popcount(stable_discs(P, O)) - popcount(stable_discs(O, P))
+    return mob, pot, corners, xs, cs, stable, popcount(P) - popcount(O)
+
+
+@njit(cache=True)
+def _heuristic(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
+    mob, pot, corners, xs, cs, stable, discs = terms(P, O)
+    return (w[0] * mob + w[1] * pot + w[2] * corners + w[3] * xs + w[4] * cs
+            + w[5] * stable + w[6] * discs)
 
 
 # Small tables only: numba will not cache a function that reads a large global array
 _PSQ = DEFAULT_SET.squares
-_POFF = 2 + DEFAULT_SET.base[DEFAULT_SET.kind]  # each instance's table within a stage
+_POFF = N_SCALARS + DEFAULT_SET.base[DEFAULT_SET.kind]  # each instance's table in a stage
 _PSTAGE = DEFAULT_SET.kernel_stage_size
 
 
@@ -102,8 +114,10 @@ def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     empties = popcount(~(P | O))
     stage = min(14, max(0, (60 - empties) // 4))
     off = stage * _PSTAGE
-    v = int(w[off]) + int(w[off + 1]) * (popcount(get_moves(P, O))
-                                         - popcount(get_moves(O, P)))
+    mob, pot, corners, xs, cs, stable, discs = terms(P, O)
+    v = (int(w[off]) + int(w[off + 1]) * mob + int(w[off + 2]) * pot
+         + int(w[off + 3]) * corners + int(w[off + 4]) * xs + int(w[off + 5]) * cs
+         + int(w[off + 6]) * stable + int(w[off + 7]) * discs)
     for i in range(_PSQ.shape[0]):
         v += w[off + _POFF[i] + config_index(P, O, _PSQ, i)]
     return v

@@ -11,7 +11,13 @@ stored under the smaller index (:data:`PatternSet.canon`).
 The evaluation of a position at stage ``s`` (``s = min(14, (60 - empties) // 4)``, 15
 stages of 4 moves) is, in centi-discs for the side to move,
 
-    ``bias[s] + mob[s]·(mobility P − mobility O) + Σ_instances table[s][type][canon[idx]]``.
+    ``bias[s] + Σ_k term_w[s][k]·term_k(P, O) + Σ_instances table[s][type][canon[idx]]``
+
+where the terms (:data:`TERMS`) are those of the hand-set heuristic
+(:mod:`gameopt.reversi._eval`): mobility, potential mobility, corners, X- and C-squares,
+stable discs and discs, each as P's count minus O's. They carry what patterns alone learn
+slowly from little data (mobility above all; Buro folds it into the edge patterns), and
+their weights are fitted per stage with the tables.
 
 The default set (:data:`PATTERNS`): edge + 2X, corner 3×3, corner 2×5, rows and columns 2–4,
 diagonals of length 4–8 — 11 tables, 46 instances.
@@ -34,10 +40,14 @@ import numpy.typing as npt
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import SQUARE_SYMMETRIES, Board, parse_square
 
-__all__ = ["PATTERNS", "PatternSet", "DEFAULT_SET", "N_STAGES", "stage_of",
-           "reference_indices", "reference_evaluate"]
+__all__ = ["PATTERNS", "PatternSet", "DEFAULT_SET", "N_STAGES", "stage_of", "TERMS",
+           "N_SCALARS", "reference_indices", "reference_terms", "reference_evaluate"]
 
 N_STAGES = 15
+#: the scalar features of every stage, before the pattern tables (bias first)
+TERMS = ("mobility", "potential mobility", "corners", "X-squares", "C-squares",
+         "stable discs", "discs")
+N_SCALARS = 1 + len(TERMS)
 
 
 def _sq(names: str) -> tuple[int, ...]:
@@ -88,7 +98,7 @@ class PatternSet:
         pattern's own symmetries share one.
     n_features : int (computed on first use)
         Features per stage after sharing; a stage's block of weights is
-        ``[bias, mobility, feature 0, feature 1, ...]``.
+        ``[bias, the TERMS weights, feature 0, feature 1, ...]``.
     """
 
     names: tuple[str, ...]
@@ -124,8 +134,8 @@ class PatternSet:
 
     @property
     def stage_size(self) -> int:
-        """Fitted (shared) weights per stage: bias, mobility, features."""
-        return 2 + self.n_features
+        """Fitted (shared) weights per stage: bias, terms, features."""
+        return N_SCALARS + self.n_features
 
     @property
     def n_weights(self) -> int:
@@ -133,8 +143,8 @@ class PatternSet:
 
     @property
     def kernel_stage_size(self) -> int:
-        """Expanded weights per stage: bias, mobility, every raw configuration."""
-        return 2 + sum(3 ** n for n in self.lengths)
+        """Expanded weights per stage: bias, terms, every raw configuration."""
+        return N_SCALARS + sum(3 ** n for n in self.lengths)
 
     def expand(self, shared: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Fitted weights (N_STAGES × stage_size, discs) -> the kernel's int32 table in
@@ -142,8 +152,8 @@ class PatternSet:
         weight of its class."""
         sh = np.asarray(shared, dtype=np.float64).reshape(N_STAGES, self.stage_size)
         out = np.empty((N_STAGES, self.kernel_stage_size), dtype=np.float64)
-        out[:, :2] = sh[:, :2]
-        out[:, 2:] = sh[:, 2 + self.canon]
+        out[:, :N_SCALARS] = sh[:, :N_SCALARS]
+        out[:, N_SCALARS:] = sh[:, N_SCALARS + self.canon]
         return np.rint(100.0 * out).astype(np.int32).ravel()
 
     @classmethod
@@ -203,14 +213,52 @@ def reference_indices(board: Board, ps: PatternSet = DEFAULT_SET) -> list[int]:
     return out
 
 
+def reference_terms(board: Board) -> list[int]:
+    """The :data:`TERMS` of ``board`` (P minus O), in plain Python except the stable discs,
+    which come from the kernel (itself checked exhaustively against continuations)."""
+    from gameopt.reversi._bitboard import stable_discs  # the kernel: see the docstring
+
+    P, O = board.player, board.opponent
+    empty = ~(P | O) & ((1 << 64) - 1)
+    def count(x: int) -> int:
+        return bin(x).count("1")
+    def around(x: int) -> int:
+        out = 0
+        for s in range(64):
+            if x >> s & 1:
+                r, c = divmod(s, 8)
+                for dr in (-1, 0, 1):
+                    for dc in (-1, 0, 1):
+                        if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
+                            out |= 1 << (8 * (r + dr) + c + dc)
+        return out
+    them = Board(O, P, board.side)
+    corners = (0, 7, 56, 63)
+    x_sq = (9, 14, 49, 54)
+    c_sq = ((1, 8), (6, 15), (48, 57), (55, 62))
+    x = c = 0
+    for k in range(4):
+        if empty >> corners[k] & 1:
+            x += (P >> x_sq[k] & 1) - (O >> x_sq[k] & 1)
+            c += sum((P >> q & 1) - (O >> q & 1) for q in c_sq[k])
+    stable = 0
+    if any((P | O) >> q & 1 for q in corners):
+        stable = (count(int(stable_discs(np.uint64(P), np.uint64(O))))
+                  - count(int(stable_discs(np.uint64(O), np.uint64(P)))))
+    return [count(board.moves_bitboard()) - count(them.moves_bitboard()),
+            count(around(O) & empty) - count(around(P) & empty),
+            sum((P >> q & 1) - (O >> q & 1) for q in corners), x, c, stable,
+            count(P) - count(O)]
+
+
 def reference_evaluate(board: Board, weights: npt.NDArray[np.int32],
                        ps: PatternSet = DEFAULT_SET) -> int:
     """The pattern evaluation in plain Python from the *shared* table (N_STAGES ×
     stage_size, centi-discs): the kernel's reference (it reads the expanded table)."""
     off = stage_of(board.empties) * ps.stage_size
-    mob = (bin(board.moves_bitboard()).count("1")
-           - bin(Board(board.opponent, board.player, board.side).moves_bitboard()).count("1"))
-    v = int(weights[off]) + int(weights[off + 1]) * mob
+    v = int(weights[off])
+    for k, t in enumerate(reference_terms(board)):
+        v += int(weights[off + 1 + k]) * t
     for kind, idx in zip(ps.kind, reference_indices(board, ps), strict=True):
-        v += int(weights[off + 2 + ps.canon[ps.base[kind] + idx]])
+        v += int(weights[off + N_SCALARS + ps.canon[ps.base[kind] + idx]])
     return v

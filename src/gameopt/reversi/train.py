@@ -11,24 +11,33 @@ game played perfectly. Games are independent jobs for
 
 Stored as ``.npz`` (:func:`write_data`): ``player``, ``opponent`` (uint64, N; the side to
 move's discs first), ``target`` (float32, N; discs for the side to move), ``game``
-(int32, N), and a JSON ``meta`` string (format ``gameopt-train-1`` and the generation
-parameters).
+(int32, N), and a JSON ``meta`` string (format ``gameopt-train-1``, the generation
+parameters and, for relabelled data, ``labels: "backed-up"`` and the backup depth).
 
-Fitting (:func:`fit`). Per stage, least squares by stochastic gradient descent from
-all-zero weights with L2 shrinkage toward 0 (so configurations never seen stay at 0). A
+Backed-up labels (:func:`backup_labels`). Game results of weak self-play are noisy labels
+for the early positions (a 20-disc error is common). So, as the issue asks, positions are
+labelled exactly where the solver can (the perfect endings) and by backed-up values
+earlier: from the last stage back to the first, each stage's positions get the value of
+a 4-ply search whose leaves lie in the next stage, evaluated by the weights already
+fitted there; then that stage is fitted. Values stay in discs all the way back.
+
+Fitting (:func:`fit`). Per stage, damped sparse least squares (LSQR) from all-zero
+weights; the damping pulls toward 0, so configurations never seen stay at 0. Besides the
+pattern tables, each stage weighs the heuristic's terms (:data:`patterns.TERMS`). A
 position with ``ply = 60 - empties`` trains stage ``ply // 4`` and, at the edge of it, the
 neighbouring stage (6 plies per stage in all, as the seed does, so values change
 smoothly). Games are split into training and validation sets; per-stage errors of both
 are returned.
 
 Weights (:func:`write_weights` / :func:`read_weights`): ``.npz`` with ``weights``
-(float32, 15 × stage_size, discs), and ``meta`` (format ``gameopt-patterns-1``, the
-pattern set's names and squares, training facts). Reading checks the pattern set.
+(float32, 15 × stage_size, discs), and ``meta`` (format ``gameopt-patterns-2``, the
+terms, the pattern set's names and squares, training facts). Reading checks both.
 
 References
 ----------
 M. Buro, "Experiments with Multi-ProbCut and a New High-Quality Evaluation Function for
-Othello", 1997 (patterns, stages, least squares on game results).
+Othello", 1997 (patterns, stages, least squares on game results); C. C. Paige and
+M. A. Saunders, "LSQR", ACM TOMS 8 (1982).
 """
 
 from __future__ import annotations
@@ -47,18 +56,24 @@ from gameopt.core.files import atomic_write_bytes
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
 from gameopt.errors import InvalidInputError
-from gameopt.reversi._bitboard import get_moves as _moves
 from gameopt.reversi._bitboard import popcount as _popc
-from gameopt.reversi._eval import config_index
+from gameopt.reversi._eval import PATTERN, config_index, terms
 from gameopt.reversi.board import PASS, Board
-from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, PatternSet
+from gameopt.reversi.patterns import (
+    DEFAULT_SET,
+    N_SCALARS,
+    N_STAGES,
+    PATTERNS,
+    TERMS,
+    PatternSet,
+)
 from gameopt.reversi.search import SearchParams, search, solve
 
-__all__ = ["TrainData", "generate", "write_data", "read_data", "fit", "FitReport",
-           "write_weights", "read_weights", "features"]
+__all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
+           "FitReport", "write_weights", "read_weights", "features"]
 
 DATA_FORMAT = "gameopt-train-1"
-WEIGHTS_FORMAT = "gameopt-patterns-1"
+WEIGHTS_FORMAT = "gameopt-patterns-2"
 _SMALL_TT = SearchParams(tt_bits=14)  # self-play searches are shallow: a small table
 
 
@@ -193,88 +208,80 @@ def read_data(path: str | Path) -> TrainData:
 
 @njit(cache=True)
 def _features(P, O, squares, kind, canon, base):  # pragma: no cover - numba
-    """Canonical feature of each instance (n, instances), mobility difference, stage."""
+    """Canonical feature of each instance (n, instances), the TERMS (n, 7), the ply."""
     n = P.shape[0]
     m = squares.shape[0]
     F = np.empty((n, m), dtype=np.int32)
-    mob = np.empty(n, dtype=np.float32)
-    stage = np.empty(n, dtype=np.int64)
+    T = np.empty((n, 7), dtype=np.float32)
+    ply = np.empty(n, dtype=np.int64)
     for t in range(n):
         p = P[t]
         o = O[t]
         for i in range(m):
             F[t, i] = canon[base[kind[i]] + config_index(p, o, squares, i)]
-        mob[t] = _popc(_moves(p, o)) - _popc(_moves(o, p))
-        empties = 64 - _popc(p | o)
-        stage[t] = 60 - empties  # ply
-    return F, mob, stage
+        T[t, :] = terms(p, o)
+        ply[t] = 60 - (64 - _popc(p | o))
+    return F, T, ply
 
 
 def features(data: TrainData, ps: PatternSet = DEFAULT_SET
              ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """(features (N, instances), mobility difference (N,), ply (N,)) of every position."""
+    """(features (N, instances), terms (N, 7), ply (N,)) of every position."""
     return _features(data.player, data.opponent, ps.squares, ps.kind, ps.canon, ps.base)
 
 
-@njit(cache=True)
-def _sgd(F, mob, ply, y, idx, w, kind, epochs, lr, l2, seed):  # pragma: no cover - numba
-    """Normalised least-mean-squares SGD (step ``lr / |x|²``, stable for 0 < lr < 2).
-
-    Each sample trains its stage and, at the edge of it, the neighbouring one. The
-    features of a sample are the bias, the mobility difference (scaled by 1/10 inside
-    the step) and each instance's configuration; instances of one pattern may share a
-    configuration, which then counts that many times in ``|x|²``.
-    """
-    np.random.seed(seed)  # noqa: NPY002 - numba's own generator, seeded per call
-    m = F.shape[1]
-    for ep in range(epochs):
-        rate = lr / (1.0 + ep)
-        order = idx.copy()
-        np.random.shuffle(order)  # noqa: NPY002
-        for t in order:
-            # |x|² = 1 + (mob/10)² + Σ_config count²; equal configurations can only
-            # come from instances of one pattern, which are contiguous in F
-            norm2 = 1.0 + (mob[t] / 10.0) ** 2
-            for i in range(m):
-                c = 0
-                for j in range(i, m):
-                    if kind[j] != kind[i]:
-                        break
-                    if F[t, j] == F[t, i]:
-                        c += 1
-                # Σ count² = Σ over occurrences of (2·(later equal ones) + 1)
-                norm2 += 2 * (c - 1) + 1
-            p = ply[t]
-            s0 = p // 4
-            for s in (s0 - 1, s0, s0 + 1):
-                if s < 0 or s >= w.shape[0]:
-                    continue
-                if s != s0 and not ((s == s0 - 1 and p % 4 == 0)
-                                    or (s == s0 + 1 and p % 4 == 3)):
-                    continue
-                pred = w[s, 0] + w[s, 1] * mob[t]
-                for i in range(m):
-                    pred += w[s, 2 + F[t, i]]
-                step = rate * (pred - y[t]) / norm2
-                shrink = rate * l2 / norm2
-                w[s, 0] -= step
-                w[s, 1] -= step * mob[t] / 100.0
-                for i in range(m):
-                    j = 2 + F[t, i]
-                    w[s, j] -= step + shrink * w[s, j]
+#: the terms' columns are scaled up by this much in the least-squares system, so the
+#: damping (meant for the sparse pattern weights) barely touches them
+_TERM_SCALE = 10.0
 
 
-@njit(cache=True)
-def _predict(F, mob, ply, w):  # pragma: no cover - numba
-    n = F.shape[0]
-    out = np.empty(n, dtype=np.float64)
-    for t in range(n):
-        s = min(w.shape[0] - 1, ply[t] // 4)
-        v = w[s, 0] + w[s, 1] * mob[t]
-        for i in range(F.shape[1]):
-            v += w[s, 2 + F[t, i]]
-        out[t] = v
+def _design(F: np.ndarray, T: np.ndarray, rows: np.ndarray, n_cols: int) -> Any:
+    """Sparse rows [1, terms·scale, one-hot features] of the positions ``rows``."""
+    import scipy.sparse as sp
+
+    m = len(rows)
+    k = F.shape[1]
+    cols = np.concatenate([np.zeros((m, 1), np.int64),
+                           np.broadcast_to(np.arange(1, N_SCALARS, dtype=np.int64),
+                                           (m, N_SCALARS - 1)),
+                           N_SCALARS + F[rows].astype(np.int64)], axis=1)
+    vals = np.concatenate([np.ones((m, 1)), T[rows].astype(np.float64) * _TERM_SCALE,
+                           np.ones((m, k))], axis=1)
+    indptr = np.arange(0, m * cols.shape[1] + 1, cols.shape[1])
+    return sp.csr_matrix((vals.ravel(), cols.ravel(), indptr), shape=(m, n_cols))
+
+
+def _fit_stage(F: np.ndarray, T: np.ndarray, y: np.ndarray, rows: np.ndarray, n_cols: int,
+               damp: float, iters: int) -> npt.NDArray[np.float64]:
+    """Damped least squares (LSQR) of one stage; unscaled weights (discs)."""
+    from scipy.sparse.linalg import lsqr
+
+    w = np.zeros(n_cols)
+    if len(rows) == 0:
+        return w
+    A = _design(F, T, rows, n_cols)
+    w = lsqr(A, y[rows], damp=damp, iter_lim=iters)[0]
+    w[1:N_SCALARS] *= _TERM_SCALE
+    return w
+
+
+def _predict(F: np.ndarray, T: np.ndarray, ply: np.ndarray, w: np.ndarray
+             ) -> npt.NDArray[np.float64]:
+    st = np.minimum(ply // 4, N_STAGES - 1)
+    out = w[st, 0] + np.einsum("nk,nk->n", T.astype(np.float64), w[st, 1:N_SCALARS])
+    out += w[st[:, None], N_SCALARS + F.astype(np.int64)].sum(axis=1)
     return out
+
+
+def _stage_rows(ply: np.ndarray, s: int, neighbours: bool) -> np.ndarray:
+    """Positions that train stage s: its 4 plies, and with ``neighbours`` one ply of each
+    neighbouring stage (6 plies, as the seed: values change smoothly across stages)."""
+    lo, hi = 4 * s, 4 * s + 3
+    if s == N_STAGES - 1:
+        hi = 60
+    if neighbours:
+        lo, hi = lo - 1, hi + 1
+    return np.flatnonzero((ply >= lo) & (ply <= hi))
 
 
 @dataclass(frozen=True)
@@ -288,44 +295,117 @@ class FitReport:
     n_val: int
 
 
-def fit(data: TrainData, *, epochs: int = 8, lr: float = 0.5, l2: float = 0.01,
-        val_fraction: float = 0.1, seed: int = 0, ps: PatternSet = DEFAULT_SET
-        ) -> tuple[npt.NDArray[np.float32], FitReport]:
-    """Least-squares pattern weights (15 × stage_size, discs) and the per-stage errors.
-
-    Validation holds out whole games (a ``val_fraction`` share, chosen by ``seed``).
-    """
-    if len(data) == 0 or epochs < 1 or not 0 < lr < 2 or l2 < 0 or not 0 <= val_fraction < 1:
-        raise InvalidInputError(f"fit: {len(data)} positions, epochs={epochs}, lr={lr}, "
-                                f"l2={l2}, val_fraction={val_fraction}")
-    F, mob, ply = features(data, ps)
+def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bool_]:
+    """Validation mask holding out whole games (a ``val_fraction`` share)."""
     games = np.unique(data.game)
     rng = np.random.default_rng(seed)
-    val_games = set(rng.choice(games, int(round(val_fraction * len(games))),
-                               replace=False).tolist())
-    is_val = np.array([g in val_games for g in data.game.tolist()], dtype=bool)
-    tr = np.flatnonzero(~is_val).astype(np.int64)
-    w = np.zeros((N_STAGES, ps.stage_size), dtype=np.float64)
+    val = rng.choice(games, int(round(val_fraction * len(games))), replace=False)
+    return np.isin(data.game, val)
+
+
+def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
+        seed: int = 0, ps: PatternSet = DEFAULT_SET
+        ) -> tuple[npt.NDArray[np.float32], FitReport]:
+    """Least-squares weights (15 × stage_size, discs) and the per-stage errors.
+
+    Each stage is fitted alone by damped sparse least squares (LSQR: the damping pulls
+    weights toward 0, so configurations never seen stay at 0) on its plies and one ply of
+    each neighbour. Validation holds out whole games.
+
+    Notes
+    -----
+    One LSQR iteration costs two passes over the stage's nonzeros (positions × (46 + 8)).
+
+    References
+    ----------
+    C. C. Paige and M. A. Saunders, "LSQR: An algorithm for sparse linear equations and
+    sparse least squares", ACM TOMS 8 (1982) (through :func:`scipy.sparse.linalg.lsqr`).
+    """
+    if len(data) == 0 or damp < 0 or iters < 1 or not 0 <= val_fraction < 1:
+        raise InvalidInputError(f"fit: {len(data)} positions, damp={damp}, iters={iters}, "
+                                f"val_fraction={val_fraction}")
+    F, T, ply = features(data, ps)
+    is_val = _split(data, val_fraction, seed)
     y = data.target.astype(np.float64)
-    _sgd(F, mob, ply, y, tr, w, ps.kind, epochs, lr, l2, seed)
-    pred = _predict(F, mob, ply, w)
-    err = np.abs(pred - y)
+    w = np.zeros((N_STAGES, ps.stage_size))
+    for s in range(N_STAGES):
+        rows = _stage_rows(ply, s, neighbours=True)
+        w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters)
+    err = np.abs(_predict(F, T, ply, w) - y)
     st = np.minimum(ply // 4, N_STAGES - 1)
-    stages, tr_mae, va_mae = [], [], []
+    tr_mae, va_mae = [], []
     for s in range(N_STAGES):
         a = (st == s) & ~is_val
         b = (st == s) & is_val
-        stages.append(s)
         tr_mae.append(float(err[a].mean()) if a.any() else float("nan"))
         va_mae.append(float(err[b].mean()) if b.any() else float("nan"))
     return (w.astype(np.float32),
-            FitReport(tuple(stages), tuple(tr_mae), tuple(va_mae), len(tr), int(is_val.sum())))
+            FitReport(tuple(range(N_STAGES)), tuple(tr_mae), tuple(va_mae),
+                      int((~is_val).sum()), int(is_val.sum())))
+
+
+def _label_chunk(job: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> list[int]:
+    """Search values (discs, side to move) of positions by the pattern evaluation."""
+    P, O, kernel_w, depth = job
+    params = SearchParams(eval_kind=PATTERN, weights=kernel_w, tt_bits=12)
+    out = []
+    for p, o in zip(P.tolist(), O.tolist(), strict=True):
+        b = Board(p, o)
+        if b.is_game_over():
+            out.append(b.score())
+        else:
+            out.append(round(search(b, depth=depth, params=params).score))
+    return out
+
+
+def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: int = 300,
+                  chunk: int = 2000, scheduler: str | None = None, workers: int | None = None,
+                  progress: ProgressCallback | None = None) -> TrainData:
+    """Backed-up labels, stage by stage from the end of the game (see the module notes).
+
+    Positions with at most ``data.meta["exact_empties"]`` empties keep their exact label.
+    Going back from the last stage, every other position of stage s gets the value of a
+    ``depth``-ply search whose evaluation is the one fitted so far (its leaves, ``depth``
+    = 4 plies on, lie in stage s + 1, already fitted; a search that reaches the end is
+    exact); then stage s is fitted on its plies (and the first ply of s + 1) before going
+    on. The searches of a stage run as jobs of :func:`gameopt.core.parallel.parallel_map`.
+
+    Raises
+    ------
+    InvalidInputError
+        Data without its exact-ending depth, or a bad depth.
+    """
+    exact = data.meta.get("exact_empties")
+    if not isinstance(exact, int) or not 1 <= depth <= 12:
+        raise InvalidInputError(f"backup_labels: depth={depth}, exact_empties={exact!r} "
+                                "(data from generate() records it)")
+    ps = DEFAULT_SET
+    F, T, ply = features(data, ps)
+    empties = 60 - ply
+    y = data.target.astype(np.float64).copy()
+    w = np.zeros((N_STAGES, ps.stage_size))
+    for s in range(N_STAGES - 1, -1, -1):
+        rows = _stage_rows(ply, s, neighbours=False)
+        todo = rows[empties[rows] > exact]
+        if len(todo):
+            kernel_w = ps.expand(w)
+            jobs = [(data.player[todo[i:i + chunk]], data.opponent[todo[i:i + chunk]],
+                     kernel_w, depth) for i in range(0, len(todo), chunk)]
+            vals = parallel_map(_label_chunk, jobs, scheduler=scheduler, workers=workers,
+                                progress=progress)
+            y[todo] = np.concatenate([np.asarray(v, dtype=np.float64) for v in vals])
+        fit_rows = np.flatnonzero((ply >= 4 * s) & (ply <= 4 * s + 4))
+        if s == N_STAGES - 1:
+            fit_rows = rows
+        w[s] = _fit_stage(F, T, y, fit_rows, ps.stage_size, damp, iters)
+    meta = {**data.meta, "format": DATA_FORMAT, "labels": "backed-up", "backup_depth": depth}
+    return TrainData(data.player, data.opponent, y.astype(np.float32), data.game, meta)
 
 
 def write_weights(path: str | Path, weights: npt.NDArray[np.float32],
                   info: dict[str, Any] | None = None) -> None:
     """Save fitted weights with the pattern set they belong to (atomic)."""
-    meta = {"format": WEIGHTS_FORMAT, "stages": N_STAGES,
+    meta = {"format": WEIGHTS_FORMAT, "stages": N_STAGES, "terms": list(TERMS),
             "patterns": {k: list(v) for k, v in PATTERNS.items()}, **(info or {})}
     buf = io.BytesIO()
     np.savez_compressed(buf, weights=np.asarray(weights, dtype=np.float32),
@@ -337,7 +417,7 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
     """Load weights; checks the format, the pattern set and the shape."""
     a, meta = _load(path, WEIGHTS_FORMAT)
     pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
-    if pats != PATTERNS:
+    if pats != PATTERNS or tuple(meta.get("terms", ())) != TERMS:
         raise InvalidInputError(f"{path}: weights for another pattern set")
     w = a.get("weights")
     if w is None or w.shape != (N_STAGES, DEFAULT_SET.stage_size):
