@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[1] / "src" / "gameopt"
-BASE = {"errors", "_version", "__init__", "py"}
+BASE = {"errors", "_version", "_numba_cache", "__init__", "py"}
 CORE = {"core"}
 ENGINES = {"localsearch", "gametree", "ip"}
 SYSTEMS = {"deck", "reversi", "pairing", "go", "sudoku"}
