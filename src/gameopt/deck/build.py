@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from gameopt.core.rng import make_rng
 from gameopt.deck import _construct_kernel as C
+from gameopt.deck import _strength_kernel as S
 from gameopt.deck import _tabu_kernel as T
 from gameopt.deck import _vds_kernel as K
 from gameopt.deck.problem import DeckProblem, deck_score
@@ -36,6 +37,8 @@ METHODS = ("vds", "hc", "greedy", "tabu")
 _BIG = 2**62
 _TRIES = 50  # candidates tried per construction step before completing by the certificate
 _TABU_BASE, _TABU_RAND = 15, 10  # tabu tenure of a dropped piece: 15 + U{0..10} swaps
+_PARTNERS = 2  # seed strength: partner lists of 2·(size-1) pieces per row
+_PRICE_STEPS = 10  # bisections of the cap's price (the order is robust to a factor ~2)
 
 
 @dataclass(frozen=True)
@@ -409,23 +412,32 @@ def _keep_best(p: DeckProblem, a: _Arrays, out: npt.NDArray[np.int64], best: lis
 
 
 def _seed_order(p: DeckProblem, a: _Arrays) -> npt.NDArray[np.int64]:
-    """Seed pieces, strongest first.
+    """Seed pieces, strongest under the rules first.
 
-    A piece's strength is ``b_i = ½·(sum of the size-1 largest R[i, ·]) + leader_i`` (the
-    per-piece bound of :func:`gameopt.deck.exact.upper_bound`): a piece with strong
-    partners is the core of a strong deck. With an attribute minimum the order
-    alternates with the attribute pieces ranked by their partners *with* the attribute,
+    A piece's strength is ``b_i(λ) = leader_i + ½·(top_{size-1}(R_ij - λ·c_j/(size-1))
+    - λ·c_i)``: the per-piece bound of :func:`gameopt.deck.exact.upper_bound` with the
+    cost cap priced at λ (:mod:`._strength_kernel`), λ the price at which the relaxed
+    solution meets the cap (0 without a binding cap: plain partner sums). Unpriced, a
+    tight cap leaves the archetypes of cheap pieces unseeded: their strong partners are
+    cheap but not the strongest. With an attribute minimum the order alternates with the
+    attribute pieces ranked by their partners *with* the attribute at the same price,
     since most of the deck must come from those.
     """
-    k = p.size - 1
-    b = 0.5 * C.top_row_sums(a.R, k, np.arange(p.n, dtype=np.int64)) + a.leader
-    plain = np.argsort(-b, kind="stable")
-    if a.amin <= 0:
-        return plain
+    k = p.size
+    if k <= 1 or p.n <= 1:
+        return np.argsort(-a.leader.astype(np.float64), kind="stable").astype(np.int64)
+    V, J = S.top_partners(a.R, min(p.n - 1, _PARTNERS * (k - 1)))
+    lam = (0.0 if a.cap == _BIG
+           else S.cap_price(V, J, a.cost, a.leader, k, a.cap, a.locked, _PRICE_STEPS))
+    b, _ = S.strengths(V, J, a.cost, a.leader, k - 1, lam, k)
+    plain = np.argsort(-b, kind="stable").astype(np.int64)
     with_attr = np.flatnonzero(a.attr).astype(np.int64)
+    if a.amin <= 0 or len(with_attr) < 2:
+        return plain
     sub = np.ascontiguousarray(a.R[np.ix_(with_attr, with_attr)])  # rows/columns with it
-    ba = (0.5 * C.top_row_sums(sub, min(k, a.amin), np.arange(len(with_attr), dtype=np.int64))
-          + a.leader[with_attr])
+    Va, Ia = S.top_partners(sub, min(len(with_attr) - 1, _PARTNERS * (k - 1)))
+    ba, _ = S.strengths(Va, Ia, a.cost[with_attr], a.leader[with_attr],
+                        min(k - 1, a.amin), lam, k)
     attr_first = with_attr[np.argsort(-ba, kind="stable")]
     both = np.empty(len(plain) + len(attr_first), dtype=np.int64)
     both[: 2 * len(attr_first): 2] = attr_first
