@@ -111,3 +111,19 @@ def test_given_hint_is_used() -> None:
     hint = build_deck(p, "greedy").deck
     r = solve_exact(p, hint=hint, time_limit=20.0)
     assert r.proven and r.score >= deck_score(p, hint) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_priced_bound_is_valid_and_tighter_under_a_tight_cap(seed: int) -> None:
+    import dataclasses
+
+    from gameopt.deck.exact import _bound, _priced_bound
+    p = _problem(300 + seed, 13, 5, grid=False, negative=seed % 2 == 0)
+    cheapest = int(np.sort(p.cost)[: p.size].sum())
+    p = dataclasses.replace(p, cost_cap=cheapest + 3)
+    scores = _feasible_scores(p)
+    priced = _priced_bound(p)
+    assert all(s <= priced + 1e-9 for s in scores)
+    L = p.leader_scores.astype(np.float64)
+    assert priced < _bound(p.R.astype(np.float64), L, p.size, p.must)
+    assert upper_bound(p) == pytest.approx(priced)
