@@ -1,0 +1,64 @@
+"""VDS stress instances: tight cost cap, character limit, must-include pieces tied to nothing.
+
+The failure mode of seeding by unpriced partner sums: under a tight cap the best deck's
+archetype is one of cheap pieces, whose strong partners are not the strongest, and the
+must-include pieces do not lead to it. Instances: ``synthesize(seed, archetypes=60)``
+(more archetypes than VDS's 16 seeded starts), the two owned pieces of cost ≤ 8 whose
+15 strongest partners sum least as must-include pieces, and two rule sets:
+
+* ``cap140+char2+must``: cost cap 140, at most 2 pieces per character;
+* ``cap130+char1+must``: cost cap 130, one piece per character.
+
+Same measurement and tables as :mod:`bench_deck_vds` (long-run reference, greedy / hc /
+VDS over ``--runs`` run seeds, CPU ms and score against the reference).
+
+Run: ``python benchmarks/bench_deck_vds_stress.py --data-seeds 200-209 --runs 3 --long 8``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+import bench_deck_vds as base
+from gameopt.deck.pool import Rules, to_problem
+from gameopt.deck.problem import DeckProblem
+from gameopt.deck.scores import deck_scores
+from gameopt.deck.synth import synthesize
+
+
+def stress_instances(seed: int) -> list[tuple[str, DeckProblem]]:
+    data = synthesize(seed, archetypes=60)
+    pool, coll = data.pool, data.collection
+    scores = deck_scores(data.decks, pool.ids)
+    p0, ids = to_problem(pool, coll, Rules(), scores)
+    R = p0.R.astype(np.float64)
+    np.fill_diagonal(R, -np.inf)
+    tie = np.sort(R, axis=1)[:, -15:].sum(axis=1)
+    weak = [int(ids[i]) for i in np.argsort(tie, kind="stable") if pool[ids[i]].cost <= 8]
+    must = tuple(weak[:2])
+    sets = [("cap140+char2+must", Rules(cost_cap=140, char_limit=2, must=must)),
+            ("cap130+char1+must", Rules(cost_cap=130, char_limit=1, must=must))]
+    return [(name, to_problem(pool, coll, rules, scores)[0]) for name, rules in sets]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data-seeds", default="200-209", metavar="A-B")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--long", type=float, default=8.0, help="CPU s of the reference run")
+    args = ap.parse_args()
+    warm = base.instances
+    # measure() builds its instances through base.instances; its warm-up (seed 99)
+    # stays the base set
+    base.instances = lambda s: warm(s) if s == 99 else stress_instances(s)
+    lo, _, hi = args.data_seeds.partition("-")
+    base.report([base.measure(range(int(lo), int(hi or lo) + 1), args.runs, args.long)],
+                args.long)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
