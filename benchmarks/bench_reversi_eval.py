@@ -9,7 +9,8 @@ Part 2, strength: the learned evaluation against the heuristic at the same fixed
 swapped (:func:`gameopt.reversi.match.run_match`): W/D/L, score with 95 % interval, Elo,
 p-value. Target (issue 4): score >= 80 % with the interval above 50 %.
 
-Run: ``python benchmarks/bench_reversi_eval.py WEIGHTS [--positions 60] [--openings 200]``.
+Run: ``python benchmarks/bench_reversi_eval.py [WEIGHTS] [--positions 60] [--openings 200]``
+(default: the shipped weights).
 """
 
 from __future__ import annotations
@@ -22,21 +23,27 @@ import time
 import numpy as np
 
 from gameopt.core.table import format_table
+from gameopt.reversi._eval import HEURISTIC
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, make_openings, pattern_params, run_match
-from gameopt.reversi.search import evaluate, solve
+from gameopt.reversi.patterns import stage_of
+from gameopt.reversi.search import SearchParams, evaluate, solve
 from gameopt.reversi.train import generate
+from gameopt.reversi.weights import SHIPPED
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("weights", help="pattern weights (.npz from gameopt reversi train fit)")
+    ap.add_argument("weights", nargs="?", default=str(SHIPPED),
+                    help="pattern weights (.npz from gameopt reversi train fit; default: "
+                         "the shipped weights)")
     ap.add_argument("--positions", type=int, default=60, help="exactly solved positions")
     ap.add_argument("--openings", type=int, default=200)
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--seed", type=int, default=987654)
     args = ap.parse_args()
     learned = pattern_params(args.weights)
+    heuristic = SearchParams(eval_kind=HEURISTIC)
 
     # Part 1: accuracy on held-out positions with 20-24 empties, solved exactly
     data = generate(max(8, args.positions // 2), seed=args.seed, exact_empties=14, workers=1)
@@ -49,19 +56,21 @@ def main() -> int:
     for i in pick:
         b = Board(int(data.player[i]), int(data.opponent[i]))
         exact = solve(b).score
-        err.setdefault(b.empties, []).append((abs(evaluate(b) - exact),
+        err.setdefault(b.empties, []).append((abs(evaluate(b, heuristic) - exact),
                                               abs(evaluate(b, learned) - exact)))
     rows = []
     for e in sorted(err):
         h, lrn = zip(*err[e], strict=True)
-        rows.append([e, len(h), f"{statistics.fmean(h):.2f}", f"{statistics.fmean(lrn):.2f}"])
+        rows.append([e, stage_of(e), len(h), f"{statistics.fmean(h):.2f}",
+                     f"{statistics.fmean(lrn):.2f}"])
     allh = [x for v in err.values() for x, _ in v]
     alll = [y for v in err.values() for _, y in v]
-    rows.append(["all", len(allh), f"{statistics.fmean(allh):.2f}",
+    rows.append(["all", "", len(allh), f"{statistics.fmean(allh):.2f}",
                  f"{statistics.fmean(alll):.2f}"])
     print(f"Part 1: static evaluation error on {len(allh)} held-out positions "
           f"(exact solves: {time.process_time() - t:.0f} CPU s)")
-    print(format_table(["empties", "positions", "heuristic MAE [baseline]", "learned MAE"],
+    print(format_table(["empties", "stage", "positions", "heuristic MAE [baseline]",
+                        "learned MAE"],
                        rows))
 
     # Part 2: paired match at the same depth
@@ -69,7 +78,7 @@ def main() -> int:
     t0 = time.perf_counter()
     res = run_match(Player(f"learned d{args.depth}", depth=args.depth,
                            eval_file=args.weights),
-                    Player(f"heuristic d{args.depth}", depth=args.depth), ops)
+                    Player(f"heuristic d{args.depth}", depth=args.depth, params=heuristic), ops)
     print(f"\nPart 2: {res.summary()} ({time.perf_counter() - t0:.0f} s wall)")
     return 0
 

@@ -11,11 +11,13 @@ from gameopt.errors import InvalidInputError
 from gameopt.gametree.reference import alphabeta, negamax
 from gameopt.reversi import _endgame, _midgame, _tt
 from gameopt.reversi import _params as pp
-from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, PATTERN, evaluate
 from gameopt.reversi.board import PASS, Board
 from gameopt.reversi.files import read_obf
+from gameopt.reversi.patterns import DEFAULT_SET
 from gameopt.reversi.reference import ReferenceState, negamax_exact
 from gameopt.reversi.search import SearchControl, SearchParams, search, solve
+from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weights
 from tests.reversi.positions import random_position, shared_reversi_dir
 
 W = HEURISTIC_WEIGHTS.astype(np.int32)
@@ -40,15 +42,17 @@ def _kernel_end(b: Board, params: SearchParams, alpha: int = -64, beta: int = 64
                                np.zeros(1, np.uint8), params.array(), W, keys, data))
 
 
-CONFIGS = [SearchParams(pvs=p, use_tt=t, sort_height=h, end_sort_height=e, stability=s)
+CONFIGS = [SearchParams(pvs=p, use_tt=t, sort_height=h, end_sort_height=e, stability=s,
+                        eval_kind=HEURISTIC)
            for p, t, h, e, s in [(False, False, 0, 4, False), (True, False, 1, 5, False),
                                  (False, True, 0, 6, True), (True, True, 1, 7, True),
                                  (True, True, 3, 8, True)]]
 # the exact solver's ordering by shallow searches and the enhanced transposition cutoff,
 # switched on low enough to act on these small positions
-CONFIGS += [SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6),
+CONFIGS += [SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6,
+                         eval_kind=HEURISTIC),
             SearchParams(end_sort_height=4, end_search=5, end_search3=0, etc=5,
-                         end_eval_weight=1024)]
+                         end_eval_weight=1024, eval_kind=HEURISTIC)]
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -60,7 +64,24 @@ def test_midgame_values_equal_plain_negamax(seed: int) -> None:
         assert alphabeta(state, depth, -10**9, 10**9) == want
         for params in CONFIGS:
             assert _kernel_mid(b, depth, params) == want, (str(b), depth, params)
-        assert round(search(b, depth=depth).score * 100) == want
+        assert round(search(b, depth=depth, params=CONFIGS[-1]).score * 100) == want
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_default_search_is_negamax_over_the_shipped_weights(seed: int) -> None:
+    table = shipped_kernel_weights()
+    w, meta = read_weights(SHIPPED)
+    assert np.array_equal(table, DEFAULT_SET.expand(w))
+    assert np.array_equal(SearchParams().weight_array(), table)
+
+    def learned(P: int, O: int) -> int:
+        return int(evaluate(np.uint64(P), np.uint64(O), PATTERN, table))
+
+    b = random_position(500 + seed, 44 - 8 * seed)
+    want = negamax(ReferenceState(b.player, b.opponent, 100, learned), 2)
+    assert round(search(b, depth=2).score * 100) == want
+    with pytest.raises(InvalidInputError, match="eval_kind 2"):
+        SearchParams(eval_kind=2)
 
 
 @pytest.mark.parametrize("seed", range(10))

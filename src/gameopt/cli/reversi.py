@@ -22,7 +22,8 @@ __all__ = ["register"]
 MATCH_SPECS = """\
 player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
-                            (default 12), pattern weights FILE (default: heuristic)
+                            (default 12), pattern weights FILE (default: the shipped
+                            trained weights; eval=heuristic: the hand-set heuristic)
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the

@@ -47,7 +47,7 @@ from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
-from gameopt.reversi._eval import PATTERN
+from gameopt.reversi._eval import HEURISTIC, PATTERN
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book
 from gameopt.reversi.external import ExternalPlayer
@@ -135,14 +135,18 @@ class Player:
     def from_spec(cls, spec: str, name: str) -> Player:
         """``depth=4,end=12,eval=FILE`` (any order, all optional) -> Player.
 
-        ``eval=FILE`` uses the pattern weights of FILE (``eval=heuristic``: the heuristic).
+        Without ``eval`` the engine's default evaluation (the shipped trained weights);
+        ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
+        heuristic.
         """
         kw = {"depth": 4, "end": 12}
         eval_file = None
+        params = SearchParams()
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "eval" and value:
                 eval_file = None if value == "heuristic" else value
+                params = SearchParams(eval_kind=HEURISTIC if value == "heuristic" else PATTERN)
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
@@ -150,7 +154,8 @@ class Player:
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
-        return cls(name, depth=kw["depth"], end_empties=kw["end"], eval_file=eval_file)
+        return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
+                   eval_file=eval_file)
 
 
 def parse_player(spec: str, name: str) -> Player | ExternalPlayer:
@@ -171,7 +176,7 @@ def parse_player(spec: str, name: str) -> Player | ExternalPlayer:
 def pattern_params(path: str) -> SearchParams:
     """Search parameters using the pattern weights of ``path`` (cached per process)."""
     from gameopt.reversi.patterns import DEFAULT_SET
-    from gameopt.reversi.train import read_weights
+    from gameopt.reversi.weights import read_weights
 
     w, _ = read_weights(path)
     return SearchParams(eval_kind=PATTERN, weights=DEFAULT_SET.expand(w))

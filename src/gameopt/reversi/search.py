@@ -24,8 +24,9 @@ import numpy as np
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import _endgame, _midgame, _tt
 from gameopt.reversi import _params as pp
-from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, PATTERN
 from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.weights import shipped_kernel_weights
 
 __all__ = ["SearchParams", "SearchResult", "SearchControl", "search", "solve", "evaluate"]
 
@@ -50,9 +51,12 @@ class SearchParams:
     tt_bits : int
         The table has 2**tt_bits slots of 24 bytes (20: 24 MB).
     eval_kind : int
-        The evaluation (0: the heuristic of :mod:`gameopt.reversi._eval`).
+        The evaluation: 1 (default) the trained pattern evaluation, 0 the hand-set
+        heuristic (:mod:`gameopt.reversi._eval`).
     weights : numpy.ndarray or None
-        int32 weights of that evaluation (None: the heuristic's defaults).
+        int32 weights of that evaluation (None: the shipped trained weights for the
+        pattern evaluation, :mod:`gameopt.reversi.weights`; the hand-set ones for the
+        heuristic).
     end_search : int
         Exact solver: from this many empties, the value of each child by a 1-ply search
         with the evaluation joins the fastest-first order key (0: never).
@@ -72,7 +76,7 @@ class SearchParams:
     use_tt: bool = True
     stability: bool = True
     tt_bits: int = 20
-    eval_kind: int = HEURISTIC
+    eval_kind: int = PATTERN
     weights: np.ndarray | None = field(default=None, compare=False)
     end_search: int = 12
     end_search3: int = 20
@@ -84,6 +88,9 @@ class SearchParams:
             raise InvalidInputError(f"sort_height {self.sort_height}: expected 0..60")
         if not 4 <= self.end_sort_height <= 8:
             raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..8")
+        if self.eval_kind not in (HEURISTIC, PATTERN):
+            raise InvalidInputError(f"eval_kind {self.eval_kind}: expected {HEURISTIC} "
+                                    f"(heuristic) or {PATTERN} (patterns)")
         for name in ("end_search", "end_search3", "etc"):
             if not 0 <= getattr(self, name) <= 64:
                 raise InvalidInputError(f"{name} {getattr(self, name)}: expected 0..64 empties")
@@ -108,8 +115,11 @@ class SearchParams:
         return par
 
     def weight_array(self) -> np.ndarray:
-        w = HEURISTIC_WEIGHTS if self.weights is None else self.weights
-        return np.ascontiguousarray(w, dtype=np.int32)
+        if self.weights is not None:
+            return np.ascontiguousarray(self.weights, dtype=np.int32)
+        if self.eval_kind == PATTERN:
+            return shipped_kernel_weights()
+        return HEURISTIC_WEIGHTS
 
 
 @dataclass(frozen=True)

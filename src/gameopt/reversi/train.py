@@ -63,17 +63,15 @@ from gameopt.reversi.patterns import (
     DEFAULT_SET,
     N_SCALARS,
     N_STAGES,
-    PATTERNS,
-    TERMS,
     PatternSet,
 )
 from gameopt.reversi.search import SearchParams, search, solve
+from gameopt.reversi.weights import load_npz, read_weights, write_weights
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
            "FitReport", "write_weights", "read_weights", "features"]
 
 DATA_FORMAT = "gameopt-train-1"
-WEIGHTS_FORMAT = "gameopt-patterns-2"
 _SMALL_TT = SearchParams(tt_bits=14)  # self-play searches are shallow: a small table
 
 
@@ -175,24 +173,9 @@ def write_data(path: str | Path, data: TrainData) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _load(path: str | Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    p = Path(path)
-    if not p.is_file():
-        raise InvalidInputError(f"{p}: no such file")
-    try:
-        with np.load(p, allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files if k != "meta"}
-            meta = json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError) as e:
-        raise InvalidInputError(f"{p}: not a {fmt} file ({e})") from None
-    if meta.get("format") != fmt:
-        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected {fmt}")
-    return arrays, meta
-
-
 def read_data(path: str | Path) -> TrainData:
     """Load :func:`write_data`'s file (checked)."""
-    a, meta = _load(path, DATA_FORMAT)
+    a, meta = load_npz(path, DATA_FORMAT)
     try:
         data = TrainData(a["player"].astype(np.uint64), a["opponent"].astype(np.uint64),
                          a["target"].astype(np.float32), a["game"].astype(np.int32), meta)
@@ -400,28 +383,3 @@ def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: 
         w[s] = _fit_stage(F, T, y, fit_rows, ps.stage_size, damp, iters)
     meta = {**data.meta, "format": DATA_FORMAT, "labels": "backed-up", "backup_depth": depth}
     return TrainData(data.player, data.opponent, y.astype(np.float32), data.game, meta)
-
-
-def write_weights(path: str | Path, weights: npt.NDArray[np.float32],
-                  info: dict[str, Any] | None = None) -> None:
-    """Save fitted weights with the pattern set they belong to (atomic)."""
-    meta = {"format": WEIGHTS_FORMAT, "stages": N_STAGES, "terms": list(TERMS),
-            "patterns": {k: list(v) for k, v in PATTERNS.items()}, **(info or {})}
-    buf = io.BytesIO()
-    np.savez_compressed(buf, weights=np.asarray(weights, dtype=np.float32),
-                        meta=np.array(json.dumps(meta)))
-    atomic_write_bytes(path, buf.getvalue())
-
-
-def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-    """Load weights; checks the format, the pattern set and the shape."""
-    a, meta = _load(path, WEIGHTS_FORMAT)
-    pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
-    if pats != PATTERNS or tuple(meta.get("terms", ())) != TERMS:
-        raise InvalidInputError(f"{path}: weights for another pattern set")
-    w = a.get("weights")
-    if w is None or w.shape != (N_STAGES, DEFAULT_SET.stage_size):
-        raise InvalidInputError(f"{path}: weights of shape "
-                                f"{None if w is None else w.shape}, expected "
-                                f"{(N_STAGES, DEFAULT_SET.stage_size)}")
-    return w.astype(np.float32), meta

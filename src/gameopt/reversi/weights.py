@@ -1,0 +1,83 @@
+"""Pattern-evaluation weights files, and the weights shipped with the package.
+
+Format (``.npz``): ``weights`` (float32, N_STAGES × stage_size, discs: per stage the
+bias, the weights of :data:`patterns.TERMS`, then one per shared configuration) and
+``meta``, a JSON string: format ``gameopt-patterns-2``, the terms, the pattern set's names
+and squares, and training facts. Reading checks the format, the terms, the pattern set
+and the shape.
+
+The engine's default evaluation is the shipped file ``data/weights.npz``, made by the
+commands in the README (self-play, backed-up labels, least squares) from nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gameopt.core.files import atomic_write_bytes
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS
+
+__all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "load_npz",
+           "shipped_kernel_weights"]
+
+WEIGHTS_FORMAT = "gameopt-patterns-2"
+#: the trained weights the engine uses by default
+SHIPPED = Path(__file__).resolve().parent / "data" / "weights.npz"
+
+
+def load_npz(path: str | Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Arrays and JSON meta of an ``.npz`` file written by gameopt, checked to be ``fmt``."""
+    p = Path(path)
+    if not p.is_file():
+        raise InvalidInputError(f"{p}: no such file")
+    try:
+        with np.load(p, allow_pickle=False) as z:
+            arrays = {k: z[k] for k in z.files if k != "meta"}
+            meta = json.loads(str(z["meta"]))
+    except (OSError, ValueError, KeyError) as e:
+        raise InvalidInputError(f"{p}: not a {fmt} file ({e})") from None
+    if meta.get("format") != fmt:
+        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected {fmt}")
+    return arrays, meta
+
+
+def write_weights(path: str | Path, weights: npt.NDArray[np.float32],
+                  info: dict[str, Any] | None = None) -> None:
+    """Save fitted weights with the pattern set they belong to (atomic)."""
+    meta = {"format": WEIGHTS_FORMAT, "stages": N_STAGES, "terms": list(TERMS),
+            "patterns": {k: list(v) for k, v in PATTERNS.items()}, **(info or {})}
+    buf = io.BytesIO()
+    np.savez_compressed(buf, weights=np.asarray(weights, dtype=np.float32),
+                        meta=np.array(json.dumps(meta)))
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+    """Load weights; checks the format, the pattern set and the shape."""
+    a, meta = load_npz(path, WEIGHTS_FORMAT)
+    pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
+    if pats != PATTERNS or tuple(meta.get("terms", ())) != TERMS:
+        raise InvalidInputError(f"{path}: weights for another pattern set")
+    w = a.get("weights")
+    if w is None or w.shape != (N_STAGES, DEFAULT_SET.stage_size):
+        raise InvalidInputError(f"{path}: weights of shape "
+                                f"{None if w is None else w.shape}, expected "
+                                f"{(N_STAGES, DEFAULT_SET.stage_size)}")
+    return w.astype(np.float32), meta
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_kernel_weights() -> npt.NDArray[np.int32]:
+    """The shipped weights as the evaluation kernel's table (loaded once per process)."""
+    w, _ = read_weights(SHIPPED)
+    table = DEFAULT_SET.expand(w)
+    table.setflags(write=False)
+    return table
