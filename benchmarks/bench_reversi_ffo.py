@@ -8,7 +8,13 @@ nodes, CPU seconds, nodes per CPU second; totals for #40-#49. Positions may be s
 Part 2 redoes Thell's table: plain alpha-beta against PVS on FFO #40-#42 (same solver, same
 ordering and table, only the null-window re-search switched), nodes and time as ratios.
 
-Run: ``python benchmarks/bench_reversi_ffo.py [--range 40-59] [--data DIR] [--no-compare]``.
+Part 3 (``--compare-eval``): the same positions solved with the hand-set heuristic
+[baseline] and with the trained pattern evaluation (the default) doing the evaluation's
+work in the solve (root ordering by a shallow search, shallow-search ordering at deep
+nodes), one position after the other in one run: nodes and CPU seconds of each, totals.
+
+Run: ``python benchmarks/bench_reversi_ffo.py [--range 40-59] [--data DIR] [--no-compare]
+[--eval learned|heuristic] [--compare-eval]``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import sys
 from pathlib import Path
 
 from gameopt.core.table import format_table
+from gameopt.reversi._eval import HEURISTIC, PATTERN
 from gameopt.reversi.bench import parse_range, run_ffo
 from gameopt.reversi.search import SearchParams
 
@@ -32,6 +39,10 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=3600.0,
                     help="stop starting new positions after this many CPU seconds")
     ap.add_argument("--no-compare", action="store_true", help="skip part 2")
+    ap.add_argument("--eval", choices=("learned", "heuristic"), default="learned",
+                    help="evaluation of part 1 (default: the engine's, learned)")
+    ap.add_argument("--compare-eval", action="store_true",
+                    help="only part 3: heuristic against learned on --range")
     args = ap.parse_args()
     folder = args.data / "reversi"
     if not folder.is_dir():
@@ -39,6 +50,9 @@ def main() -> int:
               file=sys.stderr)
         return 2
     first, last = parse_range(args.range)
+    if args.compare_eval:
+        return compare_eval(folder, first, last)
+    params = SearchParams(eval_kind=HEURISTIC if args.eval == "heuristic" else PATTERN)
 
     rows: list[list[object]] = []
     solved = []
@@ -47,7 +61,7 @@ def main() -> int:
         if spent > args.budget:
             rows.append([f"#{n}", "-", "-", "-", "-", "-", "-", "-", "not run (budget)"])
             continue
-        (row,) = run_ffo(folder, n, n)
+        (row,) = run_ffo(folder, n, n, params)
         spent += row.cpu_seconds
         solved.append(row)
         r = row.result
@@ -83,6 +97,34 @@ def main() -> int:
                       f"{statistics.median(ratios_t):.2f}", ""])
         print(format_table(["FFO", "alpha-beta nodes [baseline]", "CPU s", "PVS nodes", "CPU s",
                             "PVS/AB nodes", "PVS/AB time", "check"], table))
+    return 0
+
+
+def compare_eval(folder: Path, first: int, last: int) -> int:
+    """Part 3: heuristic [baseline] against learned evaluation, position by position."""
+    evals = (SearchParams(eval_kind=HEURISTIC), SearchParams(eval_kind=PATTERN))
+    table = []
+    tot = [[0, 0.0], [0, 0.0]]
+    ok = 0
+    for n in range(first, last + 1):
+        pair = [run_ffo(folder, n, n, p)[0] for p in evals]
+        for k, row in enumerate(pair):
+            tot[k][0] += row.result.nodes
+            tot[k][1] += row.cpu_seconds
+        ok += all(r.correct for r in pair)
+        h, lrn = pair
+        table.append([f"#{n}", h.empties, f"{h.result.nodes:,}", f"{h.cpu_seconds:.2f}",
+                      f"{lrn.result.nodes:,}", f"{lrn.cpu_seconds:.2f}",
+                      f"{lrn.result.nodes / h.result.nodes:.2f}",
+                      f"{lrn.cpu_seconds / h.cpu_seconds:.2f}",
+                      "ok" if all(r.correct for r in pair) else "WRONG"])
+        print(" ".join(str(c) for c in table[-1]), file=sys.stderr, flush=True)
+    table.append([f"total #{first}-#{last}", "", f"{tot[0][0]:,}", f"{tot[0][1]:.2f}",
+                  f"{tot[1][0]:,}", f"{tot[1][1]:.2f}", f"{tot[1][0] / tot[0][0]:.2f}",
+                  f"{tot[1][1] / tot[0][1]:.2f}", f"{ok}/{len(table)} ok"])
+    print(format_table(["FFO", "empties", "heuristic nodes [baseline]", "CPU s",
+                        "learned nodes", "CPU s", "nodes ratio", "time ratio", "check"],
+                       table))
     return 0
 
 

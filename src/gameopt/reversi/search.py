@@ -62,9 +62,10 @@ class SearchParams:
         with the evaluation joins the fastest-first order key (0: never).
     end_search3 : int
         Exact solver: from this many empties, a 3-ply search instead (0: never).
-    end_eval_weight : int
+    end_eval_weight : int or None
         Weight of that value in the order key: ``end_eval_weight / 256`` per centi-disc,
-        where one more opponent move weighs 16.
+        where one more opponent move weighs 16 (None: 64 for the heuristic, 16 for the
+        trained evaluation, whose values spread wider; measured on FFO #41-#47).
     etc : int
         Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
         before any child is searched) from this many empties (0: off).
@@ -80,7 +81,7 @@ class SearchParams:
     weights: np.ndarray | None = field(default=None, compare=False)
     end_search: int = 12
     end_search3: int = 20
-    end_eval_weight: int = 64
+    end_eval_weight: int | None = None
     etc: int = 10
 
     def __post_init__(self) -> None:
@@ -94,7 +95,7 @@ class SearchParams:
         for name in ("end_search", "end_search3", "etc"):
             if not 0 <= getattr(self, name) <= 64:
                 raise InvalidInputError(f"{name} {getattr(self, name)}: expected 0..64 empties")
-        if not 0 <= self.end_eval_weight <= 1 << 16:
+        if self.end_eval_weight is not None and not 0 <= self.end_eval_weight <= 1 << 16:
             raise InvalidInputError(f"end_eval_weight {self.end_eval_weight}: expected 0..65536")
         if not 4 <= self.tt_bits <= 30:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
@@ -110,7 +111,8 @@ class SearchParams:
         par[pp.STABILITY] = int(self.stability)
         par[pp.END_SEARCH] = self.end_search
         par[pp.END_SEARCH3] = self.end_search3
-        par[pp.END_EVAL_W] = self.end_eval_weight
+        par[pp.END_EVAL_W] = (self.end_eval_weight if self.end_eval_weight is not None
+                              else 16 if self.eval_kind == PATTERN else 64)
         par[pp.ETC] = self.etc
         return par
 
