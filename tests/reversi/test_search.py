@@ -100,6 +100,11 @@ def test_exact_values_equal_reference_alphabeta_10_empties(seed: int) -> None:
     want = alphabeta(ReferenceState(b.player, b.opponent), None, -65, 65)
     for params in CONFIGS:
         assert _kernel_end(b, params) == want
+    # the default evaluation (trained patterns) ordering the solve, switched on low
+    for cheap in (True, False):
+        p = SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6,
+                         end_heuristic1=cheap)
+        assert solve(b, params=p).score == want
     # null windows bound the value correctly (fail-soft)
     v = _kernel_end(b, CONFIGS[-1], want - 1, want)
     assert v >= want

@@ -31,10 +31,11 @@ from gameopt.reversi._bitboard import (
     square_of,
     stable_discs,
 )
-from gameopt.reversi._eval import evaluate
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi._params import (
     CHECK_MASK,
     END_EVAL_W,
+    END_HEURISTIC1,
     END_SEARCH,
     END_SEARCH3,
     END_SORT_HEIGHT,
@@ -378,6 +379,7 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
     by_search3 = par[END_SEARCH3] > 0 and empties >= par[END_SEARCH3]
     by_search = by_search3 or (par[END_SEARCH] > 0 and empties >= par[END_SEARCH])
     kind = par[EVAL_KIND]
+    cheap = par[END_HEURISTIC1] != 0
     ew = par[END_EVAL_W]
     n = 0
     while moves:
@@ -396,7 +398,10 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
             if by_search3:
                 key += (_reply_value3(np_, no, kind, w) * ew) >> 8
             elif by_search:
-                key += (_reply_value(np_, no, kind, w) * ew) >> 8
+                if cheap:
+                    key += (_reply_value(np_, no, HEURISTIC, HEURISTIC_WEIGHTS) * 64) >> 8
+                else:
+                    key += (_reply_value(np_, no, kind, w) * ew) >> 8
         # insertion sort by key
         i = n
         while i > 0 and keys[i - 1] > key:

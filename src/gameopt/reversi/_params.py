@@ -19,7 +19,8 @@ END_SEARCH = 7       # exact solver: order by a 1-ply search from this many empt
 END_SEARCH3 = 8      # exact solver: order by a 3-ply search from this many empties (0: never)
 END_EVAL_W = 9       # exact solver: weight of that search value against mobility in the order key
 ETC = 10             # exact solver: enhanced transposition cutoff from this many empties (0: off)
-N_PAR = 11
+END_HEURISTIC1 = 11  # exact solver: 1 = the 1-ply order search by the heuristic, any EVAL_KIND
+N_PAR = 12
 
 # st
 NODES = 0     # every position visited (each call of a search function)
