@@ -307,61 +307,44 @@ def _mobility_weighted(P: np.uint64, O: np.uint64) -> int:
     return popcount(m) + popcount(m & CORNERS)
 
 
-@njit(cache=True)
-def _reply_value(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
-    """A 1-ply search of (P, O) by the evaluation: P's best reply, in centi-discs for P."""
+@njit(cache=True, inline="always")
+def _minimax_ply(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray, child) -> int:
+    """One ply of plain minimax by the evaluation, in centi-discs for P; ``child`` values
+    the positions one ply down (the evaluation itself at the last ply). Inlined into
+    :func:`_reply_value` .. :func:`_reply_value3` (no recursion, see the notes above
+    :func:`search`)."""
     moves = get_moves(P, O)
     if moves == U0:
         if get_moves(O, P) == U0:
             return 100 * final_score(P, O)
-        return -evaluate(O, P, kind, w)
+        return -child(O, P, kind, w)
     best = -(1 << 30)
     while moves:
         b = moves & (~moves + U1)
         moves ^= b
         f = flips(P, O, square_of(b))
-        v = -evaluate(O ^ f, P | f | b, kind, w)
+        v = -child(O ^ f, P | f | b, kind, w)
         if v > best:
             best = v
     return best
+
+
+@njit(cache=True)
+def _reply_value(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
+    """A 1-ply search of (P, O) by the evaluation: P's best reply, in centi-discs for P."""
+    return _minimax_ply(P, O, kind, w, evaluate)
 
 
 @njit(cache=True)
 def _reply_value2(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
-    """A 2-ply search of (P, O) by the evaluation (plain minimax), in centi-discs for P."""
-    moves = get_moves(P, O)
-    if moves == U0:
-        if get_moves(O, P) == U0:
-            return 100 * final_score(P, O)
-        return -_reply_value(O, P, kind, w)
-    best = -(1 << 30)
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        f = flips(P, O, square_of(b))
-        v = -_reply_value(O ^ f, P | f | b, kind, w)
-        if v > best:
-            best = v
-    return best
+    """A 2-ply search of (P, O) by the evaluation, in centi-discs for P."""
+    return _minimax_ply(P, O, kind, w, _reply_value)
 
 
 @njit(cache=True)
 def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
     """A 3-ply search of (P, O) by the evaluation, in centi-discs for P."""
-    moves = get_moves(P, O)
-    if moves == U0:
-        if get_moves(O, P) == U0:
-            return 100 * final_score(P, O)
-        return -_reply_value2(O, P, kind, w)
-    best = -(1 << 30)
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        f = flips(P, O, square_of(b))
-        v = -_reply_value2(O ^ f, P | f | b, kind, w)
-        if v > best:
-            best = v
-    return best
+    return _minimax_ply(P, O, kind, w, _reply_value2)
 
 
 @njit(cache=True)

@@ -203,7 +203,7 @@ def _features(P, O, squares, kind, canon, base):  # pragma: no cover - numba
         for i in range(m):
             F[t, i] = canon[base[kind[i]] + config_index(p, o, squares, i)]
         T[t, :] = terms(p, o)
-        ply[t] = 60 - (64 - _popc(p | o))
+        ply[t] = _popc(p | o) - 4  # 60 - empties
     return F, T, ply
 
 
