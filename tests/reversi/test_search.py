@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import threading
 
 import numpy as np
@@ -21,6 +22,8 @@ from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weight
 from tests.reversi.positions import random_position, shared_reversi_dir
 
 W = HEURISTIC_WEIGHTS.astype(np.int32)
+# the module (the package exports the function search under the same name)
+search_mod = importlib.import_module("gameopt.reversi.search")
 
 
 def _eval(P: int, O: int) -> int:
@@ -110,6 +113,31 @@ def test_exact_values_equal_reference_alphabeta_10_empties(seed: int) -> None:
     assert v >= want
     v = _kernel_end(b, CONFIGS[-1], want, want + 1)
     assert v <= want
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_aspiration_widens_to_the_exact_value_from_any_guess(seed: int) -> None:
+    b = random_position(250 + seed, 10)
+    want = alphabeta(ReferenceState(b.player, b.opponent), None, -65, 65)
+    order = [m.square for m in b.legal_moves()]
+    for guess in (-64, -40, want - 6, want - 2, want, want + 2, want + 10, 64):
+        run = search_mod._Run(SearchParams(), None, None, None)
+        r = search_mod._solve_aspiration(run, b, order, 0.0, -64, 64, guess)
+        assert r.score == want and r.exact, (guess, r)
+        assert r.pv[0] == r.move and r.move in b.legal_moves()
+    # through solve (the root search guesses from 12 empties up): the same value as the
+    # full window; a caller's window gives the value or a bound on the right side of it
+    b = random_position(260 + seed, 14)
+    want = solve(b, params=SearchParams(aspiration=False)).score
+    assert solve(b).score == want
+    for alpha, beta in ((want - 4, want + 4), (want, want + 8), (want - 8, want)):
+        r = solve(b, alpha=max(alpha, -64), beta=min(beta, 64))
+        if alpha < want < beta:
+            assert r.score == want
+        elif want <= alpha:
+            assert r.score <= alpha
+        else:
+            assert r.score >= beta
 
 
 @pytest.mark.slow

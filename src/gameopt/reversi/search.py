@@ -69,6 +69,9 @@ class SearchParams:
     etc : int
         Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
         before any child is searched) from this many empties (0: off).
+    aspiration : bool
+        :func:`solve`: first a narrow window around the score the root-ordering search
+        predicts, widened on failure (else the full window at once).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -89,6 +92,7 @@ class SearchParams:
     end_eval_weight: int | None = None
     etc: int = 10
     end_heuristic1: bool = True
+    aspiration: bool = True
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -352,9 +356,13 @@ def solve(board: Board, time: float | None = None, nodes: int | None = None,
     try:
         order = [m.square for m in moves]
         shallow = min(board.empties - 10, 6)
-        if shallow >= 2 and len(order) > 1:  # order the root by a shallow search
-            _, scores = run.mid_root(board, shallow, order)
+        guess = None
+        if shallow >= 2:  # order the root by a shallow search, which also guesses the score
+            g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
+            guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
+        if params.aspiration and guess is not None and not run.stopped:
+            return _solve_aspiration(run, board, order, start, alpha, beta, guess)
         return _solve_with(run, board, order, start, alpha, beta)
     finally:
         run.close()
@@ -366,11 +374,45 @@ def _solve_with(run: _Run, board: Board, order: list[int], start: float, alpha: 
     if run.stopped:
         return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
                             run.elapsed(), True)
+    return _finish(run, board, order, start, alpha, beta, v, scores)
+
+
+def _finish(run: _Run, board: Board, order: list[int], start: float, alpha: int, beta: int,
+            v: int, scores: np.ndarray) -> SearchResult:
+    """The result of a root search that ended with value ``v`` in the window."""
     best = [order[i] for i in range(len(order)) if scores[i] == v]
     move = Move(best[0]) if best else Move(order[0])
     pv = _exact_pv(run, board.play(move), -v) if alpha < v < beta else ()
     return SearchResult(move, v, True, board.empties, (move,) + pv, int(run.st[pp.NODES]),
                         run.elapsed())
+
+
+def _solve_aspiration(run: _Run, board: Board, order: list[int], start: float, alpha: int,
+                      beta: int, guess: int) -> SearchResult:
+    """Solve within (alpha, beta) starting from the window (guess - 1, guess + 1).
+
+    Final scores are even, so that window decides whether the score is exactly ``guess``;
+    on a fail-low (fail-high) the fail-soft bound moves the window below (above) it, its
+    width doubling each time. The table keeps every proven bound between the searches.
+    """
+    guess = min(max(guess, alpha + 1), beta - 1)
+    lo, hi, step = max(alpha, guess - 1), min(beta, guess + 1), 2
+    while True:
+        v, scores = run.end_root(board, order, lo, hi)
+        if run.stopped:
+            break
+        if v <= lo and lo > alpha:      # fail low: the score is at most v
+            hi, lo = v + 1, max(alpha, v - step)
+        elif v >= hi and hi < beta:     # fail high: at least v
+            lo, hi = v - 1, min(beta, v + step)
+        else:
+            return _finish(run, board, order, start, alpha, beta, v, scores)
+        step *= 2
+        best = [order[i] for i in range(len(order)) if scores[i] == v]
+        if best:  # the move that gave the bound first in the next search
+            order = best[:1] + [s for s in order if s != best[0]]
+    return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
+                        run.elapsed(), True)
 
 
 def _exact_pv(run: _Run, board: Board, value: int) -> tuple[Move, ...]:
