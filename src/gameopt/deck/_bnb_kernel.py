@@ -15,9 +15,9 @@ State (owned by the caller, so a search can pause after ``max_nodes`` and resume
     Invariant: ``g[c] == leader[c] + Σ_{j ∈ S} R[c, j]`` for every ``c ≥ p``.
 ``cc`` int64 (n_char,)
     Pieces of each character in S.
-``st`` int64 (4,)
+``st`` int64 (5,)
     ``st[0]`` = |S|, ``st[1]`` cost of S, ``st[2]`` attribute pieces in S, ``st[3]`` the
-    depth of the top frame (-1: search finished).
+    depth of the top frame (-1: search finished), ``st[4]`` the height of ``kst``.
 ``fs`` float64 (3,)
     ``fs[0]`` score of S, ``fs[1]`` best score found (the incumbent), ``fs[2]`` tolerance
     of the pruning test ``bound ≤ best + tol``.
@@ -26,6 +26,11 @@ State (owned by the caller, so a search can pause after ``max_nodes`` and resume
 ``fp``, ``fph`` int64 (k + 2,), ``fb``, ``fz`` float64 (k + 2,)
     The frames: the node's ``p``, its phase (0: not expanded, 1: the include child is
     being searched), its bound and the score of its S (restored exactly on the undo).
+    A frame holds a chain of exclude children ``(S, p), (S, p + 1), ...``.
+``fk`` int64 (k + 2,), ``dead`` int64 (n,), ``kst`` int64 (n,)
+    Pieces fixed out (see :func:`bound`): ``dead[t]`` the frame that fixed t (-1: alive),
+    ``kst`` the stack of fixed pieces, ``fk[d]`` its height when frame d began; they are
+    revived when that frame ends, since the fixing holds in the whole chain's subtrees.
 
 Bound of a node (Martí, Gallego & Duarte 2010, with the cost cap): with r = k - |S| pieces
 to add and ``U'`` the open pieces that fit the budget and their character's limit,
@@ -50,6 +55,7 @@ from numba import njit
 __all__ = ["search"]
 
 _LAMBDA_STEPS = 16  # bisection steps of the Lagrange multiplier of the cost cap
+_FIX_ROUNDS = 2  # rounds of fixing pieces to 0 by their own bound, per node
 
 
 @njit(cache=True, inline="always")
@@ -81,22 +87,16 @@ def _top_r(vals, costs, m, r, idx):
 
 
 @njit(cache=True)
-def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc, w, idx):
-    """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
-    subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
-
-    O(|U|·(r + skipped partners) + steps·|U|·r).
-    """
+def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, h, hc, ht):
+    """Fill ``h``, ``hc`` (cost) and ``ht`` (piece) for the open pieces that fit, as in the
+    module docstring; returns (their count, attribute pieces among them), count -1 when
+    some piece has fewer than r - 1 partners (no deck below)."""
     n = R.shape[0]
     r = k - st[0]
-    z = fs[0]
-    if r == 0:
-        return z
-    budget = cap - st[1]
     m = 0
     n_attr = 0
     for t in range(p, n):
-        if _blocked(t, budget, cost, char, cc, climit):
+        if dead[t] >= 0 or _blocked(t, budget, cost, char, cc, climit):
             continue
         s = 0.0
         got = 0
@@ -104,23 +104,31 @@ def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc,
             if got == r - 1:
                 break
             u = P[t, q]
-            if u < p or u == t or _blocked(u, budget, cost, char, cc, climit):
+            if u < p or u == t or dead[u] >= 0 or _blocked(u, budget, cost, char, cc,
+                                                           climit):
                 continue
             s += R[t, u]
             got += 1
-        if got < r - 1:  # fewer than r open pieces fit: no deck below
-            return -np.inf
+        if got < r - 1:
+            return -1, 0
         h[m] = g[t] + 0.5 * s
         hc[m] = cost[t]
+        ht[m] = t
         n_attr += attr[t]
         m += 1
-    if m < r or amin - st[2] > min(r, n_attr):
-        return -np.inf
+    return m, n_attr
+
+
+@njit(cache=True)
+def _lagrange(h, hc, m, r, budget, z, thr, w, idx):
+    """``(bound, λ)``: the least of ``z + λ·budget + Σ top_r(h - λ·cost)`` over the λ
+    tried (λ = 0, then bisection on the subgradient while the cap binds and the bound
+    stays above ``thr``)."""
     top, c0 = _top_r(h, hc, m, r, idx)
     best = z + top
-    if c0 <= budget or best <= fs[1] + fs[2]:
-        return best
-    # Lagrangian relaxation of the cost cap, λ by bisection on B - cost(T_λ)
+    lam_best = 0.0
+    if c0 <= budget or best <= thr:
+        return best, lam_best
     hmax = -np.inf
     hmin = np.inf
     for t in range(m):
@@ -133,14 +141,63 @@ def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc,
         for t in range(m):
             w[t] = h[t] - lam * hc[t]
         top, c = _top_r(w, hc, m, r, idx)
-        best = min(best, z + lam * budget + top)
-        if best <= fs[1] + fs[2]:
+        b = z + lam * budget + top
+        if b < best:
+            best = b
+            lam_best = lam
+        if best <= thr:
             break
         if c > budget:
             lo = lam
         else:
             hi = lam
-    return best
+    return best, lam_best
+
+
+@njit(cache=True)
+def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst, d,
+          h, hc, ht, w, idx):
+    """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
+    subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
+
+    Fixing: an open piece t whose own bound ``z + λ·budget + (h[t] - λ·cost[t]) +
+    Σ top_{r-1}(h - λ·cost)`` is ≤ ``best + tol`` is in no better deck of the subtree; it
+    is marked dead at depth ``d`` (pushed on ``kst``, ``st[4]`` its height) and the
+    bound is recomputed without it, up to ``_FIX_ROUNDS`` times.
+
+    O(rounds·(|U|·(r + skipped partners) + steps·|U|·r)).
+    """
+    r = k - st[0]
+    z = fs[0]
+    if r == 0:
+        return z
+    budget = cap - st[1]
+    thr = fs[1] + fs[2]
+    b = -np.inf
+    for rnd in range(_FIX_ROUNDS + 1):
+        m, n_attr = _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead,
+                            h, hc, ht)
+        if m < r or amin - st[2] > min(r, n_attr):
+            return -np.inf
+        b, lam = _lagrange(h, hc, m, r, budget, z, thr, w, idx)
+        if b <= thr or rnd == _FIX_ROUNDS:
+            return b
+        for t in range(m):
+            w[t] = h[t] - lam * hc[t]
+        rest = 0.0
+        if r > 1:
+            rest, _ = _top_r(w, hc, m, r - 1, idx)
+        base = z + lam * budget + rest  # a piece's own bound is base + w[t] or less
+        killed = 0
+        for t in range(m):
+            if base + w[t] <= thr:
+                dead[ht[t]] = d
+                kst[st[4]] = ht[t]
+                st[4] += 1
+                killed += 1
+        if killed == 0:
+            return b
+    return b
 
 
 @njit(cache=True)
@@ -167,8 +224,16 @@ def _remove(R, t, g, cc, st, cost, char, attr):
 
 
 @njit(cache=True)
+def _pop(dead, kst, st, fk, d):
+    """Revive the pieces fixed at frame ``d``, which ends."""
+    while st[4] > fk[d]:
+        st[4] -= 1
+        dead[kst[st[4]]] = -1
+
+
+@njit(cache=True)
 def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
-           fp, fph, fb, fz, max_nodes):
+           fp, fph, fb, fz, fk, dead, kst, max_nodes):
     """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
 
     The search is finished when ``st[3] == -1``; otherwise call again to resume.
@@ -178,6 +243,7 @@ def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, 
     h = np.empty(n, dtype=np.float64)
     w = np.empty(n, dtype=np.float64)
     hc = np.empty(n, dtype=np.int64)
+    ht = np.empty(n, dtype=np.int64)
     idx = np.empty(k + 1, dtype=np.int64)
     nodes = 0
     d = st[3]
@@ -195,24 +261,28 @@ def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, 
                 fs[1] = fs[0]
                 for t in range(k):
                     best[t] = chosen[t]
+            _pop(dead, kst, st, fk, d)
             d -= 1
             continue
         if n - p < k - st[0]:
+            _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        b = bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, h, hc, w,
-                  idx)
+        b = bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst,
+                  d, h, hc, ht, w, idx)
         fb[d] = b
         if b <= fs[1] + fs[2]:
+            _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        if not _blocked(p, cap - st[1], cost, char, cc, climit):
+        if dead[p] < 0 and not _blocked(p, cap - st[1], cost, char, cc, climit):
             fz[d] = fs[0]
             _add(R, p, g, cc, st, fs, chosen, cost, char, attr)
             fph[d] = 1
             d += 1
             fp[d] = p + 1
             fph[d] = 0
+            fk[d] = st[4]
         else:
             fp[d] = p + 1
     st[3] = d

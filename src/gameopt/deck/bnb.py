@@ -164,7 +164,7 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float
     """Set up the root (the must-include pieces chosen) and search in chunks."""
     g = d.leader.copy()
     cc = np.zeros(int(d.char.max(initial=0)) + 1, dtype=np.int64)
-    st = np.zeros(4, dtype=np.int64)
+    st = np.zeros(5, dtype=np.int64)
     fs = np.array([0.0, score0, 1e-9 * max(1.0, abs(score0))])
     chosen = np.zeros(k, dtype=np.int64)
     for t in range(d.n_must):
@@ -173,12 +173,16 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float
     fph = np.zeros(k + 2, dtype=np.int64)
     fb = np.full(k + 2, -np.inf)
     fz = np.zeros(k + 2)
+    fk = np.zeros(k + 2, dtype=np.int64)
+    dead = np.full(len(g), -1, dtype=np.int64)
+    kst = np.zeros(len(g), dtype=np.int64)
     fp[0] = d.n_must
     st[3] = 0
     nodes = 0
     while st[3] >= 0:
         nodes += int(K.search(d.R, d.P, k, d.cost, d.cap, d.char, d.climit, d.attr, d.amin,
-                              g, cc, st, fs, chosen, best, fp, fph, fb, fz, _CHUNK))
+                              g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk, dead, kst,
+                              _CHUNK))
         if time.process_time() - t1 >= time_limit:
             break
     return nodes, st, fs, fb
@@ -186,59 +190,75 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float
 
 def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int],
                      size: int, used: int, have: int, z: float, best: float,
-                     tol: float) -> float:
-    """Plain-Python :func:`gameopt.deck._bnb_kernel.bound` (same arithmetic order)."""
+                     tol: float, dead: set[int], killed: list[int]) -> float:
+    """Plain-Python :func:`gameopt.deck._bnb_kernel.bound` (same arithmetic order): adds
+    the pieces it fixes out to ``dead`` and ``killed``."""
     n = d.R.shape[0]
     r = k - size
     if r == 0:
         return z
     budget = d.cap - used
+    thr = best + tol
 
     def blocked(u: int) -> bool:
         ch = int(d.char[u])
-        return int(d.cost[u]) > budget or cc.get(ch, 0) >= int(d.climit[ch])
+        return (u in dead or int(d.cost[u]) > budget
+                or cc.get(ch, 0) >= int(d.climit[ch]))
 
-    hs: list[float] = []
-    costs: list[int] = []
-    n_attr = 0
-    for t in range(p, n):
-        if blocked(t):
-            continue
-        vals = sorted((float(d.R[t, u]) for u in range(p, n) if u != t and not blocked(u)),
-                      reverse=True)[: r - 1]
-        if len(vals) < r - 1:
-            return -np.inf
-        s = 0.0
-        for v in vals:
-            s += v
-        hs.append(g[t] + 0.5 * s)
-        costs.append(int(d.cost[t]))
-        n_attr += int(d.attr[t])
-    if len(hs) < r or d.amin - have > min(r, n_attr):
-        return -np.inf
-
-    def top_r(vals: list[float]) -> tuple[float, int]:
+    def top(vals: list[float], costs: list[int], r: int) -> tuple[float, int]:
         chosen = sorted(range(len(vals)), key=lambda t: -vals[t])[:r]  # stable: ties first
         tot = 0.0
         for t in chosen:
             tot += vals[t]
         return tot, sum(costs[t] for t in chosen)
 
-    top, c0 = top_r(hs)
-    bnd = z + top
-    if c0 <= budget or bnd <= best + tol:
-        return bnd
-    lo, hi = 0.0, max(hs) - min(hs) + 1.0
-    for _ in range(K._LAMBDA_STEPS):
-        lam = 0.5 * (lo + hi)
-        top, c = top_r([hs[t] - lam * costs[t] for t in range(len(hs))])
-        bnd = min(bnd, z + lam * budget + top)
-        if bnd <= best + tol:
-            break
-        if c > budget:
-            lo = lam
-        else:
-            hi = lam
+    bnd = -np.inf
+    for rnd in range(K._FIX_ROUNDS + 1):
+        hs: list[float] = []
+        costs: list[int] = []
+        pieces: list[int] = []
+        n_attr = 0
+        for t in range(p, n):
+            if blocked(t):
+                continue
+            vals = sorted((float(d.R[t, u]) for u in range(p, n)
+                           if u != t and not blocked(u)), reverse=True)[: r - 1]
+            if len(vals) < r - 1:
+                return -np.inf
+            s = 0.0
+            for v in vals:
+                s += v
+            hs.append(g[t] + 0.5 * s)
+            costs.append(int(d.cost[t]))
+            pieces.append(t)
+            n_attr += int(d.attr[t])
+        if len(hs) < r or d.amin - have > min(r, n_attr):
+            return -np.inf
+        tot, c0 = top(hs, costs, r)
+        bnd, lam_best = z + tot, 0.0
+        if c0 > budget and bnd > thr:  # Lagrangian relaxation of the cost cap
+            lo, hi = 0.0, max(hs) - min(hs) + 1.0
+            for _ in range(K._LAMBDA_STEPS):
+                lam = 0.5 * (lo + hi)
+                tot, c = top([hs[t] - lam * costs[t] for t in range(len(hs))], costs, r)
+                if z + lam * budget + tot < bnd:
+                    bnd, lam_best = z + lam * budget + tot, lam
+                if bnd <= thr:
+                    break
+                if c > budget:
+                    lo = lam
+                else:
+                    hi = lam
+        if bnd <= thr or rnd == K._FIX_ROUNDS:
+            return bnd
+        w = [hs[t] - lam_best * costs[t] for t in range(len(hs))]
+        rest = top(w, costs, r - 1)[0] if r > 1 else 0.0
+        base = z + lam_best * budget + rest
+        out = [pieces[t] for t in range(len(hs)) if base + w[t] <= thr]
+        if not out:
+            return bnd
+        dead.update(out)
+        killed.extend(out)
     return bnd
 
 
@@ -252,6 +272,7 @@ def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int]
     g = [float(x) for x in d.leader]
     cc: dict[int, int] = {}
     chosen: list[int] = []
+    dead: set[int] = set()
 
     def add(t: int, sign: int) -> None:
         ch = int(d.char[t])
@@ -260,6 +281,7 @@ def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int]
             g[c] += sign * float(d.R[t, c])
 
     def rec(p: int, z: float, used: int, have: int) -> None:
+        """The node (chosen, p); pieces it fixes out stay dead in its subtree."""
         nonlocal best, best_deck, nodes
         nodes += 1
         if len(chosen) == k:
@@ -268,18 +290,21 @@ def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int]
             return
         if n - p < k - len(chosen):
             return
-        bnd = _bound_reference(d, p, k, g, cc, len(chosen), used, have, z, best, tol)
-        if bnd <= best + tol:
-            return
-        ch = int(d.char[p])
-        if int(d.cost[p]) <= d.cap - used and cc.get(ch, 0) < int(d.climit[ch]):
-            zt = z + g[p]
-            chosen.append(p)
-            add(p, 1)
-            rec(p + 1, zt, used + int(d.cost[p]), have + int(d.attr[p]))
-            add(p, -1)
-            chosen.pop()
-        rec(p + 1, z, used, have)
+        killed: list[int] = []
+        bnd = _bound_reference(d, p, k, g, cc, len(chosen), used, have, z, best, tol,
+                               dead, killed)
+        if bnd > best + tol:
+            ch = int(d.char[p])
+            if (p not in dead and int(d.cost[p]) <= d.cap - used
+                    and cc.get(ch, 0) < int(d.climit[ch])):
+                zt = z + g[p]
+                chosen.append(p)
+                add(p, 1)
+                rec(p + 1, zt, used + int(d.cost[p]), have + int(d.attr[p]))
+                add(p, -1)
+                chosen.pop()
+            rec(p + 1, z, used, have)
+        dead.difference_update(killed)
 
     z0 = 0.0
     for t in range(d.n_must):
