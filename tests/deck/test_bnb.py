@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import numpy as np
 import pytest
@@ -59,13 +60,44 @@ def test_kernel_matches_plain_reference_node_for_node(seed: int) -> None:
     if not decks:
         return
     worst = min(decks, key=lambda d: deck_score(p, d))
-    r = solve_bnb(p, hint=worst)
+    r = solve_bnb(p, hint=worst, table=False)
     best, deck, nodes = _search_reference(_data(p), p.size, deck_score(p, worst))
     assert r.nodes == nodes
     assert best == pytest.approx(r.score, abs=1e-9)
     d = _data(p)
     if deck:
         assert sorted(int(i) for i in d.order[deck]) == list(r.deck)
+    # with a Russian-doll table (and a cost price): the same tree in both
+    mu = 0.05 * seed
+    V, _ = bnb._table(d, p.size, time.process_time() + 60, mu, max_r=p.size - 1)
+    where = np.empty(p.n, dtype=np.int64)
+    where[d.order] = np.arange(p.n)
+    inc = np.sort(where[list(worst)]).astype(np.int64)
+    kn, st, fs, _ = bnb._run(d, p.size, inc, deck_score(p, worst), time.process_time(), 60,
+                             V, mu)
+    best2, _, nodes2 = _search_reference(d, p.size, deck_score(p, worst), V, mu)
+    assert st[3] == -1 and kn == nodes2
+    assert best2 == pytest.approx(fs[1], abs=1e-9) == pytest.approx(best, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_russian_doll_table_equals_brute_force(seed: int) -> None:
+    p = _problem(70 + seed, 11, 5, rules=False)
+    d = _data(p)
+    mu = 0.1 * seed
+    V, _ = bnb._table(d, p.size, time.process_time() + 60, mu, max_r=p.size - 1)
+    R = d.R
+    for q in range(p.n + 1):
+        for r in range(p.size):
+            sets = list(itertools.combinations(range(q, p.n), r))
+            if not sets:
+                assert V[q, r] == -np.inf
+                continue
+            want = max(sum(float(R[a, b]) for a, b in itertools.combinations(T, 2))
+                       - mu * sum(int(d.cost[t]) for t in T) for T in sets)
+            assert want <= V[q, r] <= want + 1e-9, (q, r)
+        # never built, the last column stays unknown where such sets exist
+        assert V[q, p.size] == (np.inf if p.n - q >= p.size else -np.inf)
 
 
 def test_pausing_every_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -81,8 +113,12 @@ def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     opt = max(deck_score(p, d) for d in _feasible(p))
     worst = min(_feasible(p), key=lambda d: deck_score(p, d))
     monkeypatch.setattr(bnb, "_CHUNK", 2)
-    r = solve_bnb(p, hint=worst, time_limit=1e-9)  # stops after the first chunk
+    r = solve_bnb(p, hint=worst, time_limit=1e-9, table=False)  # stops after one chunk
     assert not r.proven and r.nodes == 2
+    assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
+    # the table stops after its first chunk too (its rows left unknown), then the search
+    r = solve_bnb(p, hint=worst, time_limit=1e-9)
+    assert not r.proven and r.nodes == 4
     assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
 
 

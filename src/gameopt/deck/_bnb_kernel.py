@@ -87,10 +87,12 @@ def _top_r(vals, costs, m, r, idx):
 
 
 @njit(cache=True)
-def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, h, hc, ht):
-    """Fill ``h``, ``hc`` (cost) and ``ht`` (piece) for the open pieces that fit, as in the
-    module docstring; returns (their count, attribute pieces among them), count -1 when
-    some piece has fewer than r - 1 partners (no deck below)."""
+def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, mu, h, hc, ht,
+            gg):
+    """Fill ``h``, ``hc`` (cost), ``ht`` (piece) and ``gg`` (``g + mu·cost``) for the open
+    pieces that fit, as in the module docstring; returns (their count, attribute pieces
+    among them), count -1 when some piece has fewer than r - 1 partners (no deck below).
+    """
     n = R.shape[0]
     r = k - st[0]
     m = 0
@@ -114,6 +116,7 @@ def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, h, hc
         h[m] = g[t] + 0.5 * s
         hc[m] = cost[t]
         ht[m] = t
+        gg[m] = g[t] + mu * cost[t]
         n_attr += attr[t]
         m += 1
     return m, n_attr
@@ -155,15 +158,42 @@ def _lagrange(h, hc, m, r, budget, z, thr, w, idx):
 
 
 @njit(cache=True)
-def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst, d,
-          h, hc, ht, w, idx):
+def _fix(h, hc, ht, m, r, z, lam, budget, thr, w, idx, dead, kst, st, d):
+    """Fix out (at frame ``d``) every piece whose own bound ``z + λ·budget + (h[t] -
+    λ·cost[t]) + Σ top_{r-1}(h - λ·cost)`` is ≤ ``thr``; returns how many."""
+    for t in range(m):
+        w[t] = h[t] - lam * hc[t]
+    rest = 0.0
+    if r > 1:
+        rest, _ = _top_r(w, hc, m, r - 1, idx)
+    base = z + lam * budget + rest  # a piece's own bound is base + w[t] or less
+    killed = 0
+    for t in range(m):
+        if base + w[t] <= thr and dead[ht[t]] < 0:
+            dead[ht[t]] = d
+            kst[st[4]] = ht[t]
+            st[4] += 1
+            killed += 1
+    return killed
+
+
+@njit(cache=True)
+def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst,
+          d, h, hc, ht, gg, w, idx):
     """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
     subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
 
-    Fixing: an open piece t whose own bound ``z + λ·budget + (h[t] - λ·cost[t]) +
-    Σ top_{r-1}(h - λ·cost)`` is ≤ ``best + tol`` is in no better deck of the subtree; it
-    is marked dead at depth ``d`` (pushed on ``kst``, ``st[4]`` its height) and the
-    bound is recomputed without it, up to ``_FIX_ROUNDS`` times.
+    The least of two bounds: the one of the module docstring, and (when ``V[p, r]`` is
+    finite) the Russian-doll one ``z + V[p, r] + min_λ (λ·budget + Σ top_r(g + (μ - λ)·
+    cost))``, where ``V[p, r]`` bounds ``pairs(T) - μ·cost(T)`` for any r pieces T of
+    ``{p, p+1, ...}`` (μ ≥ 0: ``mu``). Valid since for such T within the budget
+    ``Σ_T g + pairs(T) ≤ Σ_T (g + μ·cost) + V[p, r]`` and ``Σ_T x ≤ λ·budget +
+    Σ top_r(x - λ·cost)``.
+
+    Fixing: an open piece t whose own bound (the same sums with t in and the r - 1 best
+    others) is ≤ ``best + tol`` is in no better deck of the subtree; it is marked dead at
+    depth ``d`` (pushed on ``kst``, ``st[4]`` its height) and the bound is recomputed
+    without it, up to ``_FIX_ROUNDS`` times.
 
     O(rounds·(|U|·(r + skipped partners) + steps·|U|·r)).
     """
@@ -173,28 +203,24 @@ def bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, 
         return z
     budget = cap - st[1]
     thr = fs[1] + fs[2]
+    vr = V[p, r]
     b = -np.inf
     for rnd in range(_FIX_ROUNDS + 1):
         m, n_attr = _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead,
-                            h, hc, ht)
+                            mu, h, hc, ht, gg)
         if m < r or amin - st[2] > min(r, n_attr):
             return -np.inf
         b, lam = _lagrange(h, hc, m, r, budget, z, thr, w, idx)
+        lam2 = 0.0
+        if b > thr and vr < np.inf:
+            b2, lam2 = _lagrange(gg, hc, m, r, budget, z + vr, thr, w, idx)
+            b = min(b, b2)
         if b <= thr or rnd == _FIX_ROUNDS:
             return b
-        for t in range(m):
-            w[t] = h[t] - lam * hc[t]
-        rest = 0.0
-        if r > 1:
-            rest, _ = _top_r(w, hc, m, r - 1, idx)
-        base = z + lam * budget + rest  # a piece's own bound is base + w[t] or less
-        killed = 0
-        for t in range(m):
-            if base + w[t] <= thr:
-                dead[ht[t]] = d
-                kst[st[4]] = ht[t]
-                st[4] += 1
-                killed += 1
+        killed = _fix(h, hc, ht, m, r, z, lam, budget, thr, w, idx, dead, kst, st, d)
+        if vr < np.inf:
+            killed += _fix(gg, hc, ht, m, r, z + vr, lam2, budget, thr, w, idx, dead, kst,
+                           st, d)
         if killed == 0:
             return b
     return b
@@ -232,7 +258,7 @@ def _pop(dead, kst, st, fk, d):
 
 
 @njit(cache=True)
-def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
+def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
            fp, fph, fb, fz, fk, dead, kst, max_nodes):
     """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
 
@@ -244,6 +270,7 @@ def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, 
     w = np.empty(n, dtype=np.float64)
     hc = np.empty(n, dtype=np.int64)
     ht = np.empty(n, dtype=np.int64)
+    gg = np.empty(n, dtype=np.float64)
     idx = np.empty(k + 1, dtype=np.int64)
     nodes = 0
     d = st[3]
@@ -268,8 +295,8 @@ def search(R, P, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, 
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        b = bound(R, P, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst,
-                  d, h, hc, ht, w, idx)
+        b = bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead,
+                  kst, d, h, hc, ht, gg, w, idx)
         fb[d] = b
         if b <= fs[1] + fs[2]:
             _pop(dead, kst, st, fk, d)

@@ -2,14 +2,20 @@
 
 Depth-first include/exclude search over the pieces ranked by their per-piece bound,
 pruning a node when the Martí-Gallego-Duarte bound, tightened by a Lagrangian relaxation
-of the cost cap, cannot beat the incumbent (see :mod:`gameopt.deck._bnb_kernel`). Every
-rule is kept at the leaves; the bound relaxes the character limits and the attribute
-minimum (a count check only), so it stays valid.
+of the cost cap, or a Russian-doll bound cannot beat the incumbent, and fixing out pieces
+whose own bound cannot (see :mod:`gameopt.deck._bnb_kernel`). The Russian-doll table
+holds, for every suffix of the branching order and every r up to ``k - 4``, the best
+``pairs - μ·cost`` of r of its pieces, built from the last piece back by the same search
+(Östergård's idea for cliques), with a cost price μ chosen by a Lagrangian-dual estimate.
+Every rule is kept at the leaves; the bounds relax the character limits and the attribute
+minimum (a count check only), so they stay valid.
 
 References
 ----------
 R. Martí, M. Gallego, A. Duarte, "A branch and bound algorithm for the maximum diversity
 problem", European Journal of Operational Research 200(1), 2010.
+P. R. J. Östergård, "A fast algorithm for the maximum clique problem", Discrete Applied
+Mathematics 120, 2002 (the Russian-doll table).
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -94,7 +101,8 @@ def _incumbent(p: DeckProblem, hint: Sequence[int] | None, seed: int | None) -> 
 
 
 def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
-              hint: Sequence[int] | None = None, seed: int | None = 0) -> ExactDeck:
+              hint: Sequence[int] | None = None, seed: int | None = 0,
+              table: bool = True) -> ExactDeck:
     """Best deck by branch and bound, with a proof of optimality or a valid gap.
 
     Parameters
@@ -106,6 +114,9 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
         A feasible deck, the first incumbent; default: a VDS deck.
     seed : int or None
         Seed of the VDS run that gives the default incumbent.
+    table : bool
+        First build the Russian-doll table of pair-sum bounds (:func:`_table`, at most
+        half the time limit), then search with both bounds.
 
     Returns
     -------
@@ -141,7 +152,11 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
     where[d.order] = np.arange(n)
     best = np.sort(where[deck0]).astype(np.int64)
     score0 = deck_score(problem, deck0)
-    nodes, st, fs, fb = _run(d, k, best, score0, t1, time_limit)
+    mu = _mu(problem, seed) if table else 0.0
+    V, table_nodes = (_table(d, k, t1 + 0.5 * time_limit, mu) if table
+                      else (np.full((n + 1, k + 1), np.inf), 0))
+    nodes, st, fs, fb = _run(d, k, best, score0, t1, time_limit, V, mu)
+    nodes += table_nodes
     deck = sorted(int(i) for i in d.order[best])
     bad = deck_problems(problem, deck)
     if bad:
@@ -158,31 +173,104 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
                      nodes=nodes)
 
 
+def _table_r(k: int) -> int:
+    """Largest r of the table: its last columns cost the most and tighten little (random
+    dense, deck 15, table + search CPU s on a loaded machine: n = 80, r ≤ 13: 31.7 + 26.2,
+    r ≤ 12: 12.5 + 28.9, r ≤ 11: 4.8 + 31.2; n = 100, r ≤ 12: 20.5 + 14.8, r ≤ 11:
+    9.2 + 25.6; n = 60, r ≤ 10 without the cost price: 0.4 + 6.8)."""
+    return max(1, k - 4)
+
+
+def _mu(p: DeckProblem, seed: int | None) -> float:
+    """A cost price μ for the table: the grid value whose estimate of the Lagrangian dual
+    ``μ·cap + max_T (pairs(T) - μ·cost(T))`` (the max by VDS on the cardinality rule only)
+    is least. Any μ ≥ 0 keeps the bounds valid; a good one tightens them."""
+    if p.cost is None or p.cost_cap is None or p.n <= p.size:
+        return 0.0
+    cost = p.cost.astype(np.float64)
+    scale = float(np.abs(p.R).mean()) * (p.size - 1) / max(float(cost.mean()), 1e-9)
+    best_mu, best_d = 0.0, np.inf
+    for f in (0.0, 0.05, 0.1, 0.2, 0.3, 0.5):
+        mu = f * scale
+        q = DeckProblem(p.R, p.size, leader_scores=(-mu * cost).astype(np.float32))
+        deck = build_deck(q, "vds", seed=seed).deck
+        est = mu * p.cost_cap + deck_score(q, deck)
+        if est < best_d:
+            best_mu, best_d = mu, est
+    return best_mu
+
+
+def _state(n: int, k: int, n_char: int, score0: float, tol: float
+           ) -> tuple[npt.NDArray[Any], ...]:
+    """Fresh search state: g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst."""
+    return (np.zeros(n), np.zeros(n_char, dtype=np.int64), np.zeros(5, dtype=np.int64),
+            np.array([0.0, score0, tol]), np.zeros(k, dtype=np.int64),
+            np.zeros(k + 2, dtype=np.int64), np.zeros(k + 2, dtype=np.int64),
+            np.full(k + 2, -np.inf), np.zeros(k + 2), np.zeros(k + 2, dtype=np.int64),
+            np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
+
+
+def _table(d: _Data, k: int, t_end: float, mu: float = 0.0, max_r: int | None = None
+           ) -> tuple[npt.NDArray[np.float64], int]:
+    """Russian-doll table ``V[p, r]``: the largest ``pairs(T) - mu·cost(T)`` over r pieces
+    T of ``{p, ..., n-1}`` (rules relaxed, leader scores left out) for r ≤ ``max_r``
+    (default TABLE_R(k)), plus a 1e-12 relative margin for rounding; ``+inf`` where
+    unknown (larger r, and rows not reached by ``t_end``).
+
+    Built from the last piece back, as Östergård's clique algorithm does: the row of p is
+    the row of p + 1, improved where a set containing p beats it, found by the same
+    branch and bound with the rows already built. Returns (V, nodes).
+    """
+    n = d.R.shape[0]
+    V = np.full((n + 1, k + 1), np.inf)
+    for p in range(n + 1):
+        V[p, 0] = 0.0
+        if p < n:
+            V[p, 1] = -mu * float(d.cost[p:].min())
+        V[p, n - p + 1:] = -np.inf
+    zero = np.zeros(n, dtype=np.int64)
+    if max_r is None:
+        max_r = _table_r(k)
+    char = np.arange(n, dtype=np.int64)
+    climit = np.full(n, _BIG, dtype=np.int64)
+    nodes = 0
+    for i in range(n - 2, d.n_must - 1, -1):
+        for j in range(2, min(max_r, n - i) + 1):
+            inc = float(V[i + 1, j])
+            g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(n, j, n, inc, 0.0)
+            g[:] = -mu * d.cost
+            K._add(d.R, i, g, cc, st, fs, chosen, zero, char, zero)
+            fp[0] = i + 1
+            best = np.zeros(j, dtype=np.int64)
+            while st[3] >= 0:
+                nodes += int(K.search(d.R, d.P, V, mu, j, d.cost, _BIG, char, climit, zero,
+                                      0, g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk,
+                                      dead, kst, _CHUNK))
+                if st[3] >= 0 and time.process_time() >= t_end:
+                    V[i, j:max_r + 1] = np.inf
+                    return V, nodes
+            v = float(fs[1])
+            V[i, j] = v + 1e-12 * (1.0 + abs(v))
+    return V, nodes
+
+
 def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float,
-         time_limit: float) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64],
-                                     npt.NDArray[np.float64]]:
+         time_limit: float, V: npt.NDArray[np.float64], mu: float = 0.0
+         ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64],
+                    npt.NDArray[np.float64]]:
     """Set up the root (the must-include pieces chosen) and search in chunks."""
-    g = d.leader.copy()
-    cc = np.zeros(int(d.char.max(initial=0)) + 1, dtype=np.int64)
-    st = np.zeros(5, dtype=np.int64)
-    fs = np.array([0.0, score0, 1e-9 * max(1.0, abs(score0))])
-    chosen = np.zeros(k, dtype=np.int64)
+    n = d.R.shape[0]
+    g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(
+        n, k, int(d.char.max(initial=0)) + 1, score0, 1e-9 * max(1.0, abs(score0)))
+    g[:] = d.leader
     for t in range(d.n_must):
         K._add(d.R, t, g, cc, st, fs, chosen, d.cost, d.char, d.attr)
-    fp = np.zeros(k + 2, dtype=np.int64)
-    fph = np.zeros(k + 2, dtype=np.int64)
-    fb = np.full(k + 2, -np.inf)
-    fz = np.zeros(k + 2)
-    fk = np.zeros(k + 2, dtype=np.int64)
-    dead = np.full(len(g), -1, dtype=np.int64)
-    kst = np.zeros(len(g), dtype=np.int64)
     fp[0] = d.n_must
-    st[3] = 0
     nodes = 0
     while st[3] >= 0:
-        nodes += int(K.search(d.R, d.P, k, d.cost, d.cap, d.char, d.climit, d.attr, d.amin,
-                              g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk, dead, kst,
-                              _CHUNK))
+        nodes += int(K.search(d.R, d.P, V, mu, k, d.cost, d.cap, d.char, d.climit, d.attr,
+                              d.amin, g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk, dead,
+                              kst, _CHUNK))
         if time.process_time() - t1 >= time_limit:
             break
     return nodes, st, fs, fb
@@ -190,7 +278,8 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float
 
 def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int],
                      size: int, used: int, have: int, z: float, best: float,
-                     tol: float, dead: set[int], killed: list[int]) -> float:
+                     tol: float, dead: set[int], killed: list[int],
+                     V: npt.NDArray[np.float64], mu: float) -> float:
     """Plain-Python :func:`gameopt.deck._bnb_kernel.bound` (same arithmetic order): adds
     the pieces it fixes out to ``dead`` and ``killed``."""
     n = d.R.shape[0]
@@ -212,9 +301,36 @@ def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int
             tot += vals[t]
         return tot, sum(costs[t] for t in chosen)
 
+    def lagrange(hs: list[float], costs: list[int], zz: float) -> tuple[float, float]:
+        tot, c0 = top(hs, costs, r)
+        bnd, lam_best = zz + tot, 0.0
+        if c0 > budget and bnd > thr:  # Lagrangian relaxation of the cost cap
+            lo, hi = 0.0, max(hs) - min(hs) + 1.0
+            for _ in range(K._LAMBDA_STEPS):
+                lam = 0.5 * (lo + hi)
+                tot, c = top([hs[t] - lam * costs[t] for t in range(len(hs))], costs, r)
+                if zz + lam * budget + tot < bnd:
+                    bnd, lam_best = zz + lam * budget + tot, lam
+                if bnd <= thr:
+                    break
+                if c > budget:
+                    lo = lam
+                else:
+                    hi = lam
+        return bnd, lam_best
+
+    def fix(hs: list[float], costs: list[int], pieces: list[int], zz: float,
+            lam: float) -> list[int]:
+        w = [hs[t] - lam * costs[t] for t in range(len(hs))]
+        rest = top(w, costs, r - 1)[0] if r > 1 else 0.0
+        base = zz + lam * budget + rest
+        return [pieces[t] for t in range(len(hs)) if base + w[t] <= thr and pieces[t] not in dead]
+
+    vr = float(V[p, r])
     bnd = -np.inf
     for rnd in range(K._FIX_ROUNDS + 1):
         hs: list[float] = []
+        gs: list[float] = []
         costs: list[int] = []
         pieces: list[int] = []
         n_attr = 0
@@ -229,43 +345,38 @@ def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int
             for v in vals:
                 s += v
             hs.append(g[t] + 0.5 * s)
+            gs.append(g[t] + mu * int(d.cost[t]))
             costs.append(int(d.cost[t]))
             pieces.append(t)
             n_attr += int(d.attr[t])
         if len(hs) < r or d.amin - have > min(r, n_attr):
             return -np.inf
-        tot, c0 = top(hs, costs, r)
-        bnd, lam_best = z + tot, 0.0
-        if c0 > budget and bnd > thr:  # Lagrangian relaxation of the cost cap
-            lo, hi = 0.0, max(hs) - min(hs) + 1.0
-            for _ in range(K._LAMBDA_STEPS):
-                lam = 0.5 * (lo + hi)
-                tot, c = top([hs[t] - lam * costs[t] for t in range(len(hs))], costs, r)
-                if z + lam * budget + tot < bnd:
-                    bnd, lam_best = z + lam * budget + tot, lam
-                if bnd <= thr:
-                    break
-                if c > budget:
-                    lo = lam
-                else:
-                    hi = lam
+        bnd, lam = lagrange(hs, costs, z)
+        lam2 = 0.0
+        if bnd > thr and vr < np.inf:
+            b2, lam2 = lagrange(gs, costs, z + vr)
+            bnd = min(bnd, b2)
         if bnd <= thr or rnd == K._FIX_ROUNDS:
             return bnd
-        w = [hs[t] - lam_best * costs[t] for t in range(len(hs))]
-        rest = top(w, costs, r - 1)[0] if r > 1 else 0.0
-        base = z + lam_best * budget + rest
-        out = [pieces[t] for t in range(len(hs)) if base + w[t] <= thr]
-        if not out:
-            return bnd
+        out = fix(hs, costs, pieces, z, lam)
         dead.update(out)
         killed.extend(out)
+        if vr < np.inf:
+            out2 = fix(gs, costs, pieces, z + vr, lam2)
+            dead.update(out2)
+            killed.extend(out2)
+            out += out2
+        if not out:
+            return bnd
     return bnd
 
 
-def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int], int]:
+def _search_reference(d: _Data, k: int, score0: float,
+                      V: npt.NDArray[np.float64] | None = None, mu: float = 0.0
+                      ) -> tuple[float, list[int], int]:
     """Plain-Python, recursive twin of :func:`gameopt.deck._bnb_kernel.search` for the
-    tests: (best score, best deck in branching indices or [] if none beats ``score0``,
-    nodes)."""
+    tests (``V`` the Russian-doll table, default none): (best score, best deck in
+    branching indices or [] if none beats ``score0``, nodes)."""
     n = d.R.shape[0]
     tol = 1e-9 * max(1.0, abs(score0))
     best, best_deck, nodes = score0, list[int](), 0
@@ -273,6 +384,8 @@ def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int]
     cc: dict[int, int] = {}
     chosen: list[int] = []
     dead: set[int] = set()
+    if V is None:
+        V = np.full((n + 1, k + 1), np.inf)
 
     def add(t: int, sign: int) -> None:
         ch = int(d.char[t])
@@ -292,7 +405,7 @@ def _search_reference(d: _Data, k: int, score0: float) -> tuple[float, list[int]
             return
         killed: list[int] = []
         bnd = _bound_reference(d, p, k, g, cc, len(chosen), used, have, z, best, tol,
-                               dead, killed)
+                               dead, killed, V, mu)
         if bnd > best + tol:
             ch = int(d.char[p])
             if (p not in dead and int(d.cost[p]) <= d.cap - used
