@@ -116,9 +116,9 @@ def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     r = solve_bnb(p, hint=worst, time_limit=1e-9, table=False)  # stops after one chunk
     assert not r.proven and r.nodes == 2
     assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
-    # the table stops after its first chunk too (its rows left unknown), then the search
+    # then the table stops after a chunk too (its rows left unknown), then the search
     r = solve_bnb(p, hint=worst, time_limit=1e-9)
-    assert not r.proven and r.nodes == 4
+    assert not r.proven and 4 < r.nodes < 20
     assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
 
 

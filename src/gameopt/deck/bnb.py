@@ -40,6 +40,7 @@ __all__ = ["solve_bnb", "MAX_PIECES"]
 MAX_PIECES = 4000  # the partner lists take 4·n² bytes
 _BIG = 2**62
 _CHUNK = 200_000  # nodes between time checks
+_QUICK = 0.05  # share of the time limit tried without the table (easy cases end there)
 
 
 @dataclass
@@ -115,8 +116,9 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
     seed : int or None
         Seed of the VDS run that gives the default incumbent.
     table : bool
-        First build the Russian-doll table of pair-sum bounds (:func:`_table`, at most
-        half the time limit), then search with both bounds.
+        When the search without it has not finished within ``_QUICK`` of the time limit,
+        build the Russian-doll table (:func:`_table`, until half the time limit) and
+        search again with both bounds, from the incumbent found.
 
     Returns
     -------
@@ -152,11 +154,14 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
     where[d.order] = np.arange(n)
     best = np.sort(where[deck0]).astype(np.int64)
     score0 = deck_score(problem, deck0)
-    mu = _mu(problem, seed) if table else 0.0
-    V, table_nodes = (_table(d, k, t1 + 0.5 * time_limit, mu) if table
-                      else (np.full((n + 1, k + 1), np.inf), 0))
-    nodes, st, fs, fb = _run(d, k, best, score0, t1, time_limit, V, mu)
-    nodes += table_nodes
+    no_table = np.full((n + 1, k + 1), np.inf)
+    nodes, st, fs, fb = _run(d, k, best, score0, t1,
+                             _QUICK * time_limit if table else time_limit, no_table)
+    if st[3] >= 0 and table:  # not easy: build the table, search again from the incumbent
+        mu = _mu(problem, seed)
+        V, table_nodes = _table(d, k, t1 + 0.5 * time_limit, mu)
+        more, st, fs, fb = _run(d, k, best, float(fs[1]), t1, time_limit, V, mu)
+        nodes += table_nodes + more
     deck = sorted(int(i) for i in d.order[best])
     bad = deck_problems(problem, deck)
     if bad:
