@@ -19,7 +19,7 @@ bound, nodes. A bound not proved is the method's own bound capped by
 
 Run: ``python benchmarks/bench_deck_exact.py --kind random`` (and ``--kind synth``);
 ``--sizes 100,200,500`` restricts the list, so a kind can be split into runs under 10
-minutes.
+minutes; ``--method bnb`` (or ``cpsat``) runs one method.
 """
 
 from __future__ import annotations
@@ -80,6 +80,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sizes", help="comma-separated n to run (default: the kind's list)")
+    ap.add_argument("--method", choices=("both", "bnb", "cpsat"), default="both",
+                    help="run one method only (default: both)")
     args = ap.parse_args()
     sizes = (SIZES[args.kind] if args.sizes is None
              else tuple(int(x) for x in args.sizes.split(",")))
@@ -90,6 +92,8 @@ def main() -> None:
     rows: list[list[object]] = []
     proved: dict[str, list[int]] = {"bnb": [], "cpsat [baseline]": []}
     for method in proved:
+        if args.method != "both" and not method.startswith(args.method):
+            continue
         for n in sizes:
             p = problems[n]
             t = time.process_time()
@@ -104,6 +108,8 @@ def main() -> None:
     print(format_table(["kind", "n", "method", "score", "bound", "gap %", "proven", "CPU s",
                         "nodes"], rows))
     for method, ns in proved.items():
+        if args.method != "both" and not method.startswith(args.method):
+            continue
         print(f"{args.kind}: n proved optimal within {args.time_limit:g} s by {method}: "
               f"{', '.join(map(str, ns)) or 'none'} (of {', '.join(map(str, sizes))})")
 
