@@ -122,7 +122,7 @@ def test_aspiration_widens_to_the_exact_value_from_any_guess(seed: int) -> None:
     order = [m.square for m in b.legal_moves()]
     for guess in (-64, -40, want - 6, want - 2, want, want + 2, want + 10, 64):
         run = search_mod._Run(SearchParams(), None, None, None)
-        r = search_mod._solve_aspiration(run, b, order, 0.0, -64, 64, guess)
+        r = search_mod._solve_with(run, b, order, 0.0, -64, 64, guess)
         assert r.score == want and r.exact, (guess, r)
         assert r.pv[0] == r.move and r.move in b.legal_moves()
     # through solve (the root search guesses from 12 empties up): the same value as the

@@ -361,58 +361,44 @@ def solve(board: Board, time: float | None = None, nodes: int | None = None,
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
-        if params.aspiration and guess is not None and not run.stopped:
-            return _solve_aspiration(run, board, order, start, alpha, beta, guess)
-        return _solve_with(run, board, order, start, alpha, beta)
+        return _solve_with(run, board, order, start, alpha, beta,
+                           guess if params.aspiration else None)
     finally:
         run.close()
 
 
 def _solve_with(run: _Run, board: Board, order: list[int], start: float, alpha: int = -64,
-                beta: int = 64) -> SearchResult:
-    v, scores = run.end_root(board, order, alpha, beta)
-    if run.stopped:
-        return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
-                            run.elapsed(), True)
-    return _finish(run, board, order, start, alpha, beta, v, scores)
-
-
-def _finish(run: _Run, board: Board, order: list[int], start: float, alpha: int, beta: int,
-            v: int, scores: np.ndarray) -> SearchResult:
-    """The result of a root search that ended with value ``v`` in the window."""
-    best = [order[i] for i in range(len(order)) if scores[i] == v]
-    move = Move(best[0]) if best else Move(order[0])
-    pv = _exact_pv(run, board.play(move), -v) if alpha < v < beta else ()
-    return SearchResult(move, v, True, board.empties, (move,) + pv, int(run.st[pp.NODES]),
-                        run.elapsed())
-
-
-def _solve_aspiration(run: _Run, board: Board, order: list[int], start: float, alpha: int,
-                      beta: int, guess: int) -> SearchResult:
-    """Solve within (alpha, beta) starting from the window (guess - 1, guess + 1).
+                beta: int = 64, guess: int | None = None) -> SearchResult:
+    """Solve within (alpha, beta): at once, or from the window (guess - 1, guess + 1).
 
     Final scores are even, so that window decides whether the score is exactly ``guess``;
     on a fail-low (fail-high) the fail-soft bound moves the window below (above) it, its
     width doubling each time. The table keeps every proven bound between the searches.
     """
-    guess = min(max(guess, alpha + 1), beta - 1)
-    lo, hi, step = max(alpha, guess - 1), min(beta, guess + 1), 2
+    lo, hi, step = alpha, beta, 2
+    if guess is not None:
+        guess = min(max(guess, alpha + 1), beta - 1)
+        lo, hi = max(alpha, guess - 1), min(beta, guess + 1)
     while True:
         v, scores = run.end_root(board, order, lo, hi)
         if run.stopped:
-            break
+            return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
+                                run.elapsed(), True)
         if v <= lo and lo > alpha:      # fail low: the score is at most v
             hi, lo = v + 1, max(alpha, v - step)
         elif v >= hi and hi < beta:     # fail high: at least v
             lo, hi = v - 1, min(beta, v + step)
         else:
-            return _finish(run, board, order, start, alpha, beta, v, scores)
+            break
         step *= 2
         best = [order[i] for i in range(len(order)) if scores[i] == v]
         if best:  # the move that gave the bound first in the next search
             order = best[:1] + [s for s in order if s != best[0]]
-    return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
-                        run.elapsed(), True)
+    best = [order[i] for i in range(len(order)) if scores[i] == v]
+    move = Move(best[0]) if best else Move(order[0])
+    pv = _exact_pv(run, board.play(move), -v) if alpha < v < beta else ()
+    return SearchResult(move, v, True, board.empties, (move,) + pv, int(run.st[pp.NODES]),
+                        run.elapsed())
 
 
 def _exact_pv(run: _Run, board: Board, value: int) -> tuple[Move, ...]:
