@@ -118,18 +118,7 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
         for c in range(n):
             if inset[c] != 0 or cc[char[c]] >= climit[char[c]]:
                 continue
-            v = g[c] if greedy else rank[c]
-            if m == tries and v <= topv[m - 1]:
-                continue
-            u = m if m < tries else tries - 1
-            while u > 0 and topv[u - 1] < v:
-                top[u] = top[u - 1]
-                topv[u] = topv[u - 1]
-                u -= 1
-            top[u] = c
-            topv[u] = v
-            if m < tries:
-                m += 1
+            m = _push_pair(topv, top, m, tries, g[c] if greedy else rank[c], c)
         placed = False
         for t in range(m):
             bi = top[t]
@@ -167,6 +156,23 @@ def _push(buf, m, k, v):
         buf[u] = buf[u - 1]
         u -= 1
     buf[u] = v
+    return m + 1 if m < k else m
+
+
+@njit(cache=True, inline="always")
+def _push_pair(buf, aux, m, k, v, a):
+    """Offer ``v`` (with ``a`` beside it in ``aux``) to the descending buffer ``buf[:m]``
+    of at most ``k`` (ties: the earlier first; not kept if ``k`` are kept and none is
+    smaller); new m."""
+    if m == k and v <= buf[k - 1]:
+        return m
+    u = m if m < k else k - 1
+    while u > 0 and buf[u - 1] < v:
+        buf[u] = buf[u - 1]
+        aux[u] = aux[u - 1]
+        u -= 1
+    buf[u] = v
+    aux[u] = a
     return m + 1 if m < k else m
 
 

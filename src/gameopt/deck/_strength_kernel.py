@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameopt.deck._construct_kernel import _BLOCK, _push
+from gameopt.deck._construct_kernel import _BLOCK, _push, _push_pair
 
 __all__ = ["top_partners", "strengths", "cap_price"]
 
@@ -124,18 +124,7 @@ def _row(V, J, cost, cmin, i, kk, mu, buf, bufc):
         if m == kk and V[i, t] - mu * cmin <= buf[kk - 1]:
             break
         c = cost[J[i, t]]
-        v = V[i, t] - mu * c
-        if m == kk and v <= buf[kk - 1]:
-            continue
-        u = m if m < kk else kk - 1
-        while u > 0 and buf[u - 1] < v:
-            buf[u] = buf[u - 1]
-            bufc[u] = bufc[u - 1]
-            u -= 1
-        buf[u] = v
-        bufc[u] = c
-        if m < kk:
-            m += 1
+        m = _push_pair(buf, bufc, m, kk, V[i, t] - mu * c, c)
     s = 0.0
     sc = 0.0
     for u in range(m):
@@ -192,18 +181,8 @@ def _relaxed_cost(V, J, cost, leader, k, lam, is_must, b0, buf, bufc, best, best
         if m == want and ub[i] <= best[want - 1]:
             break
         s, sc = _row(V, J, cost, cmin, i, k - 1, mu, buf, bufc)
-        v = leader[i] + 0.5 * (s - lam * cost[i])
-        if m == want and v <= best[want - 1]:
-            continue
-        u = m if m < want else want - 1
-        while u > 0 and best[u - 1] < v:
-            best[u] = best[u - 1]
-            bestc[u] = bestc[u - 1]
-            u -= 1
-        best[u] = v
-        bestc[u] = 0.5 * (cost[i] + sc / max(k - 1, 1))
-        if m < want:
-            m += 1
+        m = _push_pair(best, bestc, m, want, leader[i] + 0.5 * (s - lam * cost[i]),
+                       0.5 * (cost[i] + sc / max(k - 1, 1)))
     for u in range(m):
         total += bestc[u]
     return total
