@@ -22,3 +22,26 @@ def test_atomic_write(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="dir.csv: cannot write"):
         atomic_write_text(tmp_path / "dir.csv", "x")
     assert sorted(os.listdir(tmp_path)) == ["dir.csv", "out.csv"]
+
+
+def test_read_text_one_wording(tmp_path: Path) -> None:
+    from gameopt.core.files import read_bytes, read_text
+
+    good = tmp_path / "p.txt"
+    good.write_bytes(b"\xef\xbb\xbfa\r\nb\rc\n")
+    assert read_text(good, "puzzle file") == "a\nb\nc\n"
+    assert read_bytes(good) == b"\xef\xbb\xbfa\r\nb\rc\n"
+    with pytest.raises(InvalidInputError, match=r"^puzzle file .*nope.txt: no such file$"):
+        read_text(tmp_path / "nope.txt", "puzzle file")
+    with pytest.raises(InvalidInputError, match=r"^pool .*: is a directory, expected a file$"):
+        read_text(tmp_path, "pool")
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"ok\nZo\xeb\n")
+    with pytest.raises(InvalidInputError, match=r"bad.csv: not utf-8 text \(byte 5: b'\\xeb'\)"):
+        read_text(bad, "players")
+    nul = tmp_path / "nul.txt"
+    nul.write_bytes(b"ab\x00")
+    with pytest.raises(InvalidInputError, match=r"not text \(NUL byte at offset 2\)"):
+        read_text(nul)
+    with pytest.raises(InvalidInputError, match=r"larger than the 2-byte limit"):
+        read_bytes(good, max_bytes=2)

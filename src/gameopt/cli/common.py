@@ -7,11 +7,13 @@ import dataclasses
 import os
 import sys
 from pathlib import Path
+from typing import Any, TextIO
 
-from gameopt.core.progress import ProgressCallback, StderrProgress
+from gameopt.core.progress import Progress
 from gameopt.localsearch.evolution import EvolutionParams
 
-__all__ = ["add_evolution_flags", "evolution_params", "default_data_dir", "progress_for"]
+__all__ = ["TerminalProgress", "add_evolution_flags", "evolution_params", "default_data_dir",
+           "progress_for"]
 
 
 def add_evolution_flags(parser: argparse.ArgumentParser, defaults: EvolutionParams) -> None:
@@ -58,6 +60,51 @@ def default_data_dir() -> Path:
     return Path("../shared/data")
 
 
-def progress_for(quiet: bool) -> ProgressCallback | None:
-    """A stderr progress line every second for long runs, unless ``quiet``."""
-    return None if quiet else StderrProgress(interval=1.0, stream=sys.stderr)
+class TerminalProgress:
+    """Shows the library's progress reports as tqdm bars on stderr, one bar per task.
+
+    A task with a known total gets a bar; one without gets a counter. ``best`` and ``info``
+    are shown after the bar. Call :meth:`close` (or use it as a context manager) when the
+    work is done.
+    """
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self._bars: dict[str, Any] = {}
+
+    def __call__(self, progress: Progress, /) -> None:
+        from tqdm import tqdm
+
+        bar = self._bars.get(progress.task)
+        if bar is None or (progress.total is not None and bar.total != progress.total):
+            if bar is not None:
+                bar.close()
+            bar = tqdm(total=progress.total, desc=progress.task, file=self.stream,
+                       leave=False, dynamic_ncols=True, mininterval=0.2)
+            self._bars[progress.task] = bar
+        bar.n = progress.done
+        post = {k: v for k, v in progress.info.items()}
+        if progress.best is not None:
+            post = {"best": f"{progress.best:g}", **post}
+        if post:
+            bar.set_postfix(post, refresh=False)
+        bar.refresh()
+
+    def close(self) -> None:
+        for bar in self._bars.values():
+            bar.close()
+        self._bars.clear()
+
+    def __enter__(self) -> TerminalProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def progress_for(quiet: bool, stream: TextIO | None = None) -> TerminalProgress | None:
+    """A progress display on stderr when it is a terminal, unless ``quiet``."""
+    stream = stream if stream is not None else sys.stderr
+    if quiet or not stream.isatty():
+        return None
+    return TerminalProgress(stream)

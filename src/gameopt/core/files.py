@@ -1,4 +1,10 @@
-"""Writing files whole or not at all."""
+"""Reading files with one error wording, and writing them whole or not at all.
+
+Every reader in gameopt goes through :func:`read_text` / :func:`read_bytes`, so a missing
+file, a directory, a file too large or one that is not text gets the same one-line
+:class:`~gameopt.errors.InvalidInputError`: ``"{what} {path}: {reason}"``. Writers take the
+path first: ``write_x(path, value)``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,63 @@ from pathlib import Path
 
 from gameopt.errors import InvalidInputError
 
-__all__ = ["atomic_write_bytes", "atomic_write_text"]
+__all__ = ["MAX_FILE_BYTES", "atomic_write_bytes", "atomic_write_text", "read_bytes",
+           "read_text"]
+
+#: Files larger than this are refused before they are read (a documented memory ceiling).
+MAX_FILE_BYTES = 1 << 30
+
+
+def read_bytes(path: str | Path, what: str = "file", *,
+               max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of ``path``, or a one-line error naming ``what`` and the path.
+
+    Raises
+    ------
+    InvalidInputError
+        If the file does not exist, is a directory, cannot be read, or is larger than
+        ``max_bytes``.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise InvalidInputError(f"{what} {p}: is a directory, expected a file")
+        if size > max_bytes:
+            raise InvalidInputError(
+                f"{what} {p}: {size:,} bytes is larger than the {max_bytes:,}-byte limit")
+        with open(p, "rb") as f:
+            return f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InvalidInputError(f"{what} {p}: no such file") from None
+    except OSError as e:
+        raise InvalidInputError(f"{what} {p}: cannot read ({e.strerror or e})") from None
+
+
+def read_text(path: str | Path, what: str = "file", *, encoding: str = "utf-8",
+              max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of ``path`` (UTF-8 by default, a leading byte-order mark dropped).
+
+    Newlines are read as ``Path.read_text`` does (universal newlines: ``\\r\\n`` and ``\\r``
+    become ``\\n``).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`read_bytes`, or if the bytes are not text in ``encoding`` (the message
+        gives the offset of the first bad byte), or hold a NUL byte.
+    """
+    data = read_bytes(path, what, max_bytes=max_bytes)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(
+            f"{what} {path}: not {encoding} text (byte {e.start}: "
+            f"{data[e.start:e.start + 1]!r})") from None
+    if "\x00" in text:
+        raise InvalidInputError(
+            f"{what} {path}: not text (NUL byte at offset {text.index(chr(0))})")
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

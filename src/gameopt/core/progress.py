@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import Protocol
 
-__all__ = ["Progress", "ProgressCallback", "StderrProgress"]
+__all__ = ["Progress", "ProgressCallback", "Throttle"]
 
 
 @dataclass(frozen=True)
@@ -41,24 +40,23 @@ class ProgressCallback(Protocol):
     def __call__(self, progress: Progress, /) -> None: ...
 
 
-class StderrProgress:
-    """Writes one line to a stream (stderr by default) at most every ``interval`` seconds.
+class Throttle:
+    """Forwards at most one report every ``interval`` seconds (wall) to ``callback``.
 
-    Nothing is written during the first ``interval`` seconds, so short runs stay quiet.
+    The first report and any report with ``done == total`` always pass, so a display sees
+    the start and the end. A long search wraps its callback in this so that it may report
+    after every chunk of work without flooding the front end.
     """
 
-    def __init__(self, interval: float = 1.0, stream: TextIO | None = None) -> None:
+    def __init__(self, callback: ProgressCallback, interval: float = 0.2) -> None:
+        self.callback = callback
         self.interval = interval
-        self.stream = stream if stream is not None else sys.stderr
-        self._last = time.monotonic()
+        self._last: float | None = None
 
     def __call__(self, progress: Progress, /) -> None:
         now = time.monotonic()
-        if now - self._last < self.interval:
+        final = progress.total is not None and progress.done >= progress.total
+        if self._last is not None and now - self._last < self.interval and not final:
             return
         self._last = now
-        total = f"/{progress.total}" if progress.total is not None else ""
-        best = f" best={progress.best:g}" if progress.best is not None else ""
-        extra = "".join(f" {k}={v}" for k, v in progress.info.items())
-        print(f"[{progress.task}] {progress.done}{total}{best}{extra}", file=self.stream,
-              flush=True)
+        self.callback(progress)

@@ -26,7 +26,6 @@ on disk for the next process.
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -187,7 +186,6 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
                 age=np.zeros(params.organisms, dtype=np.int64),
                 best=np.zeros(problem.length, dtype=problem.dtype),
                 stat=np.zeros(K.STAT_SIZE, dtype=np.int64))
-    t0 = time.perf_counter()
     totals = np.zeros(K.STAT_SIZE, dtype=np.int64)
     run_bests: list[int] = []
     best: npt.NDArray[Any] | None = None
@@ -235,5 +233,5 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
              "deaths": int(totals[K.DEATHS]), "merges": int(totals[K.MERGES]),
              "run_best_errors": run_bests, "params": asdict(params)}
     return Result(solution=best, objective=float(best_err), status=status,
-                  iterations=epochs_total, elapsed=time.perf_counter() - t0,
+                  iterations=epochs_total, seconds=stop.elapsed(), clock=stop.clock,
                   restarts=restarts, stats=stats)
