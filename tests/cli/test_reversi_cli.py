@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gameopt.cli.main import main
-from tests.reversi.positions import random_position, shared_reversi_dir
+from tests.reversi.positions import random_position
 
 
 def test_perft(capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,11 +36,10 @@ def test_analyse_move_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert "| 4     |" in out and "white to move" in out
 
 
-def test_bench_ffo_first_positions(capsys: pytest.CaptureFixture[str]) -> None:
-    d = shared_reversi_dir()
-    if d is None:
-        pytest.skip("../shared/data/reversi is absent: FFO files not available")
-    assert main(["reversi", "bench", "ffo", "--range", "1-3", "--data", str(d)]) == 0
+def test_bench_ffo_first_positions(reversi_data: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reversi", "bench", "ffo", "--range", "1-3", "--data",
+                 str(reversi_data)]) == 0
     out = capsys.readouterr().out
     assert "| total |" in out and "3/3" in out
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 
 import numpy as np
@@ -14,9 +13,6 @@ from gameopt.deck.build import build_deck
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import deck_problems, is_feasible
 from gameopt.errors import InfeasibleError, InvalidInputError
-
-MDP_DIR = (Path(os.environ["GAMEOPT_DATA"]) if os.environ.get("GAMEOPT_DATA")
-           else Path(__file__).resolve().parents[2].parent / "shared" / "data") / "mdp"
 
 
 def _sym(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -225,12 +221,10 @@ def test_constrained_move_is_the_best_non_tabu_swap() -> None:
 
 # -- MDP --------------------------------------------------------------------------------
 
-@pytest.mark.skipif(not MDP_DIR.is_dir(), reason=f"shared MDPLIB data {MDP_DIR} "
-                    "is absent on this machine")
-def test_mdp_reads_and_reaches_gkd_bkv() -> None:
+def test_mdp_reads_and_reaches_gkd_bkv(mdp_data: Path) -> None:
     from gameopt.deck.mdp import read_mdp, solve_mdp
 
-    path = MDP_DIR / "GKD-c_2_n500_m50.txt.gz"
+    path = mdp_data / "GKD-c_2_n500_m50.txt.gz"
     p = read_mdp(path)
     assert p.n == 500 and p.size == 50 and p.R[0, 1] == p.R[1, 0] > 0
     r = solve_mdp(path, time_limit=5.0, seed=0, target=19701.53711)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 from gameopt.reversi.board import Board
 
@@ -20,11 +18,3 @@ def random_position(seed: int, empties: int) -> Board:
         if b.empties == empties and b.moves_bitboard():
             return b
     raise AssertionError(f"no position with {empties} empties from seed {seed}")
-
-
-def shared_reversi_dir() -> Path | None:
-    """``../shared/data/reversi`` beside the project (or $GAMEOPT_DATA/reversi), if present."""
-    env = os.environ.get("GAMEOPT_DATA")
-    base = Path(env) if env else Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    d = base / "reversi"
-    return d if d.is_dir() else None

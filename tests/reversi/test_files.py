@@ -37,19 +37,6 @@ FFO_40_59 = [
 ]
 
 
-def data_dir() -> Path:
-    env = os.environ.get("GAMEOPT_DATA")
-    return Path(env) / "reversi" if env else HERE.parents[2].parent / "shared" / "data" / "reversi"
-
-
-@pytest.fixture(scope="module")
-def reversi_data() -> Path:
-    d = data_dir()
-    if not d.is_dir():
-        pytest.skip(f"shared Othello data not found at {d} (set GAMEOPT_DATA)")
-    return d
-
-
 def random_game(seed: int, with_pass: bool = False) -> GgfGame:
     """A seeded random game to its end (the first seed from ``seed`` with a pass, if asked)."""
     for s in range(seed, seed + 1000):

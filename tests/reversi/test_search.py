@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from gameopt.reversi.patterns import DEFAULT_SET
 from gameopt.reversi.reference import ReferenceState, negamax_exact
 from gameopt.reversi.search import SearchControl, SearchParams, search, solve
 from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weights
-from tests.reversi.positions import random_position, shared_reversi_dir
+from tests.reversi.positions import random_position
 
 W = HEURISTIC_WEIGHTS.astype(np.int32)
 # the module (the package exports the function search under the same name)
@@ -206,10 +207,8 @@ def test_bad_limits() -> None:
         SearchParams(end_eval_weight=70000)
 
 
-def test_ffo_up_to_20_empties_match_the_files() -> None:
-    d = shared_reversi_dir()
-    if d is None:
-        pytest.skip("../shared/data/reversi is absent: FFO files not available")
+def test_ffo_up_to_20_empties_match_the_files(reversi_data: Path) -> None:
+    d = reversi_data
     entries = read_obf(d / "fforum-1-19.obf") + read_obf(d / "fforum-20-39.obf")
     entries += read_obf(d / "fforum-40-59.obf")[:1]  # FFO #40, 20 empties
     checked = 0
