@@ -1,4 +1,5 @@
-"""Text and CSV exports; WOF .ELO and TRF-like files written, read back and imported."""
+"""The formats module: text and CSV sheets; WOF .ELO and TRF-like files written, read back
+and imported; players and results sheets read."""
 
 from __future__ import annotations
 
@@ -10,21 +11,21 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
-from gameopt.pairing.exports import (
+from gameopt.pairing.formats import (
     format_elo,
     format_pairing,
+    format_pairing_csv,
     format_standings,
+    format_standings_csv,
     format_trf,
     import_tournament,
-    pairing_csv,
     parse_elo,
     parse_trf,
     read_tournament_file,
-    standings_csv,
     write_tournament_file,
 )
 from gameopt.pairing.model import BYE, Pairing, Table
-from gameopt.pairing.standings import GameRecord
+from gameopt.pairing.records import GameRecord
 from gameopt.pairing.store import Tournament, TournamentData
 from tests.pairing.test_store import engine, new_tournament, play_round
 
@@ -79,7 +80,7 @@ def test_pairing_text_and_csv(small: Tournament) -> None:
     assert lines[0] == "Round 2 (exact, total cost 0)"
     assert "| 1     | Player E | 5        | 1.0          | Player A | 1        | 1.0" in text
     assert "| BYE " in lines[-1]
-    rows = list(csv.DictReader(io.StringIO(pairing_csv(small.pairing(1), small.players()))))
+    rows = list(csv.DictReader(io.StringIO(format_pairing_csv(small.pairing(1), small.players()))))
     assert rows[0] == {"round": "1", "table": "1", "black": "Player A", "black_id": "1",
                        "black_points": "", "white": "Player B", "white_id": "2",
                        "white_points": "", "cost": "4"}
@@ -88,7 +89,7 @@ def test_pairing_text_and_csv(small: Tournament) -> None:
 
 def test_standings_text_and_csv(small: Tournament) -> None:
     table = small.standings()
-    rows = list(csv.DictReader(io.StringIO(standings_csv(table))))
+    rows = list(csv.DictReader(io.StringIO(format_standings_csv(table))))
     assert [r["id"] for r in rows] == ["5", "4", "1", "3", "2"]
     assert rows[0] == {"rank": "1", "name": "Player E", "id": "5", "country": "FRA",
                        "points": "2.0", "brightwell": "83", "discs": "65", "w-d-l": "1-0-0",
