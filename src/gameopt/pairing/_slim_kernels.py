@@ -101,12 +101,28 @@ def _try_subset(cost: IntMatrix, tab: IntMatrix, ts: npt.NDArray[np.int64],
 
 @njit(cache=True)
 def swap_pass(cost: IntMatrix, tab: IntMatrix, k: int, window: int, pats: IntMatrix,
-               rowmin: npt.NDArray[np.int64]) -> int:
+              rowmin: npt.NDArray[np.int64]) -> int:
     """One pass of k-table swaps over ``tab`` (tables within ``window``); improvements made.
 
-    ``rowmin[v]`` is the cheapest cost of ``v`` to anyone; a table's slack
-    ``2·c(a, b) − rowmin[a] − rowmin[b]`` is ≥ 0, and tables whose slacks are all 0 are
-    already as cheap as their players allow, so that set is skipped.
+    Parameters
+    ----------
+    cost : int64 array, shape (n, n)
+        Symmetric costs, forbidden pairs priced high (:func:`forbidden_cost`).
+    tab : int64 array, shape (n // 2, 2)
+        The pairing, one table a row; changed in place.
+    k : int
+        Tables re-paired at once (2, 3 or 4).
+    window : int
+        Tables ``a < b < ...`` tried together lie within ``window`` rows; ``<= 0``: all.
+    pats : int64 array, shape (p, 2k)
+        ``PATTERNS[k]``.
+    rowmin : int64 array, shape (n,)
+        ``rowmin[v]`` is the cheapest cost of ``v`` to anyone.
+
+    Notes
+    -----
+    A table's slack ``2·c(a, b) − rowmin[a] − rowmin[b]`` is ≥ 0, and tables whose slacks
+    are all 0 are already as cheap as their players allow, so that set is skipped.
     """
     t_count = tab.shape[0]
     slack = np.empty(t_count, dtype=np.int64)
@@ -180,7 +196,13 @@ def local_search(cost: IntMatrix, allowed: BoolMatrix, ks: Sequence[int] = (2, 3
     Each k runs passes until a pass finds nothing; an improvement by a larger k sends the
     search back to the first k, so the result admits no improving swap of any k in
     ``ks`` (within ``window`` tables for k ≥ 3). Forbidden pairs cost more than any
-    allowed matching, so swaps remove them whenever they can.
+    allowed matching, so swaps remove them whenever they can (the result may still hold
+    one: the callers check).
+
+    Returns
+    -------
+    int64 array, shape (n // 2, 2)
+        The tables, each row ``(low, high)`` (callers sort the rows).
     """
     n = cost.shape[0]
     if n == 0:
@@ -199,7 +221,6 @@ def local_search(cost: IntMatrix, allowed: BoolMatrix, ks: Sequence[int] = (2, 3
         else:
             level += 1
     return tab
-
 
 
 @functools.cache

@@ -98,9 +98,14 @@ BoolMatrix = npt.NDArray[np.bool_]
 
 
 def check_matrices(cost: npt.ArrayLike, allowed: npt.ArrayLike | None,
-                 tiebreak: npt.ArrayLike | None, labels: Sequence[str] | None,
-                 ) -> tuple[IntMatrix, BoolMatrix, IntMatrix | None, list[str]]:
-    """Validated ``(cost, allowed, tiebreak, labels)``; raises InvalidInputError."""
+                   tiebreak: npt.ArrayLike | None, labels: Sequence[str] | None,
+                   ) -> tuple[IntMatrix, BoolMatrix, IntMatrix | None, list[str]]:
+    """Validated ``(cost, allowed, tiebreak, labels)``; raises InvalidInputError.
+
+    The input guard of every matching method, here and in
+    :mod:`gameopt.pairing.heuristics` (as are :func:`sorted_pairs`,
+    :func:`infeasible_error` and :func:`solve_exact`, which are not in ``__all__``).
+    """
     c = np.asarray(cost)
     if c.ndim != 2 or c.shape[0] != c.shape[1]:
         raise InvalidInputError(f"matching: cost must be a square matrix, got shape {c.shape}")
@@ -187,7 +192,6 @@ def infeasible_error(allowed: BoolMatrix, names: Sequence[str]) -> InfeasibleErr
     return InfeasibleError(f"no perfect pairing avoids the forbidden pairs: at most "
                            f"{2 * len(mate)} of {n} players can be paired; "
                            + "; ".join(parts))
-
 
 
 # --------------------------------------------------------------------------------------

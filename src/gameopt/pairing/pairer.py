@@ -158,9 +158,10 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
 
 
 def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs:
-    """The naive rule: bye first (cheapest :func:`pen_bye`, lowest-ranked on a tie), then
-    top-down. If that bye leaves the others unpairable, :func:`pair_round` falls back to
-    the exact pairing (which raises when nothing works)."""
+    """The naive rule: bye first (cheapest :func:`~gameopt.pairing.penalties.pen_bye`,
+    lowest-ranked on a tie), then top-down. If that bye leaves the others unpairable,
+    :func:`pair_round` falls back to the exact pairing (which raises when nothing works).
+    """
     n = len(pc.players)
     rest = list(range(n))
     pairs: Pairs = []

@@ -245,7 +245,7 @@ class GameRecord:
         return (self.black,) if self.is_bye else (self.black, self.white)
 
     def opponent(self, player: str) -> str:
-        """The other side of the table (:data:`BYE` for a bye)."""
+        """The other side of the table (:data:`~gameopt.pairing.model.BYE` for a bye)."""
         if player == self.black:
             return self.white
         if player == self.white:

@@ -50,7 +50,8 @@ class Standing:
     """One line of the standings.
 
     ``score`` and ``buchholz`` are in half points (``points = score / 2``);
-    ``brightwell`` is exact (a multiple of 0.5); ``discs`` follows :func:`final_discs`.
+    ``brightwell`` is exact (a multiple of 0.5); ``discs`` follows
+    :func:`~gameopt.pairing.records.final_discs`.
     ``rank`` is shared by players tied on score and every tie-break asked for.
     """
 
@@ -126,8 +127,8 @@ def compute_standings(players: Iterable[PlayerRecord], games: Iterable[GameRecor
     withdrawn, is left out of both sums and counts instead ``32 + C × own points``.
     Buchholz (half points): the sum of the opponents' scores, a bye or a withdrawn
     opponent counting the player's own score (same convention). Total discs: the
-    :func:`final_discs` of every game played (against withdrawn opponents too) plus 32
-    per bye. Time O(P + G log G).
+    :func:`~gameopt.pairing.records.final_discs` of every game played (against withdrawn
+    opponents too) plus 32 per bye. Time O(P + G log G).
     """
     bad = [t for t in tiebreaks if t not in TIEBREAKS]
     if bad:
