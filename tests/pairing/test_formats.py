@@ -15,6 +15,7 @@ from gameopt.pairing.formats import (
     format_elo,
     format_pairing,
     format_pairing_csv,
+    format_pairing_run,
     format_pairing_terms,
     format_standings,
     format_standings_csv,
@@ -343,3 +344,11 @@ def test_readers_share_one_error_wording(tmp_path: Path) -> None:
     sheet = tmp_path / "p.csv"
     sheet.write_bytes(b"\xef\xbb\xbfname\r\nAnn Lee\r\n")  # BOM and CRLF
     assert read_players_csv(sheet) == [{"name": "Ann Lee"}]
+
+
+def test_pairing_run_line() -> None:
+    p = Pairing(2, (), 17, "slim", 0.5, "cpu", False, None, {"players": 6, "lower": 1.5})
+    assert format_pairing_run(p) == ("round 2: slim, 0.500 s (cpu), not proven optimal "
+                                     "(total 17); players 6, lower 1.5\n")
+    assert format_pairing_run(Pairing(1, (), 0, "manual")) == \
+        "round 1: manual, 0.000 s (cpu), not proven optimal (total 0)\n"

@@ -41,6 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--params", default=None, metavar="PENALTIES.toml",
                    help="penalty parameter overrides")
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
+    a.add_argument("--stats", action="store_true",
+                   help="show the run: CPU seconds, whether proven optimal, statistics")
     a.set_defaults(func=cmd_pair)
 
     a = ss.add_parser("result", help="enter results: one game, or a CSV who,black,white")
@@ -142,6 +144,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
     print(formats.format_pairing(pairing, players, t.standings()), end="")
     if args.why:
         print(formats.format_pairing_terms(pairing, players), end="")
+    if args.stats:
+        print(formats.format_pairing_run(pairing), end="")
     return 0
 
 

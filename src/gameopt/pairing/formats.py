@@ -12,6 +12,7 @@ format                    text                                   file
 ========================  =====================================  =====================
 pairing (text table)      :func:`format_pairing`
 penalty terms (text)      :func:`format_pairing_terms`
+the run (text)            :func:`format_pairing_run`
 pairing (CSV)             :func:`format_pairing_csv`             :func:`write_pairing_csv`
 standings (text table)    :func:`format_standings`
 standings (CSV)           :func:`format_standings_csv`           :func:`write_standings_csv`
@@ -107,6 +108,7 @@ __all__ = [
     "format_elo",
     "format_pairing",
     "format_pairing_csv",
+    "format_pairing_run",
     "format_pairing_terms",
     "format_standings",
     "format_standings_csv",
@@ -209,6 +211,22 @@ def format_pairing_terms(pairing: Pairing, players: Sequence[PlayerRecord]) -> s
         lines.append(f"table {t.number}: {names.get(t.black, t.black)} - "
                      f"{names.get(t.white, t.white)}: cost {t.cost} = {terms}\n")
     return "".join(lines)
+
+
+def format_pairing_run(pairing: Pairing) -> str:
+    """The run that made ``pairing``: method, time and its clock, proof, statistics.
+
+    >>> print(format_pairing_run(Pairing(3, (), 204, "exact", 0.0125, "cpu", True, 204.0,
+    ...                                  {"players": 8, "edges": 28, "kept_edges": 9})),
+    ...       end="")
+    round 3: exact, 0.013 s (cpu), proven optimal (total 204); players 8, edges 28, kept_edges 9
+    """
+    proof = (f"proven optimal (total {pairing.total_cost})" if pairing.proven
+             else f"not proven optimal (total {pairing.total_cost})")
+    stats = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                      for k, v in pairing.stats.items())
+    return (f"round {pairing.round_no}: {pairing.method}, {pairing.seconds:.3f} s "
+            f"({pairing.clock}), {proof}" + (f"; {stats}" if stats else "") + "\n")
 
 
 def format_pairing_csv(pairing: Pairing, players: Sequence[PlayerRecord],
