@@ -312,7 +312,7 @@ def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, nam
             gap2 = 2 * ub - lb2
             keep = np.triu(allowed & (r2 <= gap2), 1)
             iu, ju = np.nonzero(keep)
-            info.update(upper_bound=ub, lower_bound=lb2 / 2, kept_edges=int(iu.size))
+            info.update(kept_edges=int(iu.size), lower_bound=lb2 / 2, upper_bound=ub)
             shifted = 2 * cost[iu, ju] - y2[iu] - y2[ju]  # vertex potentials only
             pairs = _blossom(n, iu, ju, _lex(shifted, None if tie is None
                                              else tie[iu, ju], n))
