@@ -80,3 +80,16 @@ def test_store_errors_leave_file_unchanged(tmp_path, capsys) -> None:  # type: i
     assert (tmp_path / "t.sqlite").read_bytes() == before
     err = capsys.readouterr().err
     assert "Traceback" not in err and err.count("gameopt: error:") == 2
+
+
+def test_pair_stats_show_the_run_and_its_clock(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "t.sqlite")
+    run(["pair", "new", db, "--name", "T"], capsys)
+    for i in range(5):
+        run(["pair", "add", db, f"P{i}", "--id", f"{i + 1}"], capsys)
+    out = run(["pair", "pair", db, "--stats"], capsys)
+    assert "round 1: exact, " in out and " s (cpu), proven optimal (total 0); players 5" in out
+    run(["pair", "result", db, "1", "1", "40", "24"], capsys)
+    run(["pair", "result", db, "1", "2", "30", "34"], capsys)
+    out = run(["pair", "pair", db, "--method", "slim", "--stats"], capsys)
+    assert "round 2: slim, " in out and " s (cpu), not proven optimal (total " in out

@@ -6,18 +6,17 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Colour, Table
-from gameopt.pairing.standings import (
+from gameopt.pairing.records import (
     GameRecord,
     Outcome,
     PlayerRecord,
-    build_round_input,
     check_discs,
     check_pairing,
-    compute_standings,
     final_discs,
     pairing_warnings,
     require_complete,
 )
+from gameopt.pairing.standings import build_round_input, compute_standings
 
 
 def players(*ids: str, ratings: dict[str, float] | None = None) -> list[PlayerRecord]:

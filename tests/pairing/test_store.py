@@ -1,6 +1,6 @@
 """The tournament store: a tournament built round by round, bad input, manual changes, crashes.
 
-Rounds are paired by ``gameopt.pairing.matching.pair_round``; a few store tests use
+Rounds are paired by ``gameopt.pairing.pair_round``; a few store tests use
 :func:`simple_pair` below (top-down, avoiding rematches and forbidden pairs) to build
 pairings by hand.
 """
@@ -21,7 +21,7 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Colour, Pairing, PlayerState, RoundInput, Table
-from gameopt.pairing.standings import Outcome
+from gameopt.pairing.records import Outcome
 from gameopt.pairing.store import SCHEMA_VERSION, Tournament
 
 
@@ -54,7 +54,7 @@ def _blacks(p: PlayerState) -> int:
 
 
 def engine() -> Callable[[RoundInput], Pairing]:
-    from gameopt.pairing.matching import pair_round
+    from gameopt.pairing.pairer import pair_round
 
     return pair_round
 

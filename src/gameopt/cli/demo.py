@@ -113,14 +113,13 @@ def _reversi(seed: int) -> bool:
 
 
 def _pairing(seed: int) -> None:
-    from gameopt.pairing.simulate import SimConfig, simulate_rules
+    from gameopt.pairing import SimConfig, simulate_rules
+    from gameopt.pairing.simulate import SUMMARY_COLUMNS
 
     print("\n## Othello Swiss pairing: 10 simulated events of 40 players x 7 rounds")
     rows = simulate_rules(["exact", "slim", "naive"], SimConfig(players=40, rounds=7),
                           events=10, seed=seed, workers=1)
-    print(format_table(["rule", "events", "rematches/event", "floats/event",
-                        "mean |colour diff|", "max |colour diff|", "Kendall τ",
-                        "pairing CPU s/round"], rows))
+    print(format_table(list(SUMMARY_COLUMNS), rows))
 
 
 def _deck(seed: int) -> None:

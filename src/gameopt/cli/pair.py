@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
 from gameopt.errors import InvalidInputError
-from gameopt.pairing.store import Tournament
+from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
 
 __all__ = ["register"]
-
-TIEBREAKS = ("brightwell", "discs")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,10 +36,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     a = ss.add_parser("pair", help="pair the next round and store it")
     a.add_argument("file")
-    a.add_argument("--method", default="exact", choices=["exact", "networkx", "slim", "naive"])
+    a.add_argument("--method", default="exact",
+                   choices=[m for m in METHODS if m != "brute"])
     a.add_argument("--params", default=None, metavar="PENALTIES.toml",
                    help="penalty parameter overrides")
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
+    a.add_argument("--stats", action="store_true",
+                   help="show the run: CPU seconds, whether proven optimal, statistics")
     a.set_defaults(func=cmd_pair)
 
     a = ss.add_parser("result", help="enter results: one game, or a CSV who,black,white")
@@ -114,34 +114,6 @@ def _open(path: str) -> Tournament:
     return Tournament.open(path)
 
 
-def _read_csv(path: str, fields: tuple[str, ...], required: int) -> list[dict[str, str]]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InvalidInputError(f"{path}: cannot read ({e.strerror})") from None
-    rows = []
-    reader = csv.reader(text.splitlines())
-    for lineno, row in enumerate(reader, start=1):
-        if not row or row[0].strip().startswith("#"):
-            continue
-        cells = [c.strip() for c in row]
-        if lineno == 1 and cells[0].lower() == fields[0]:
-            continue  # header
-        if len(cells) < required or len(cells) > len(fields):
-            raise InvalidInputError(f"{path}:{lineno}: expected {required} to {len(fields)} "
-                                    f"fields ({', '.join(fields)}), got {len(cells)}")
-        rows.append({f: c for f, c in zip(fields, cells, strict=False) if c != ""})
-        rows[-1]["_line"] = f"{path}:{lineno}"
-    return rows
-
-
-def _int(value: str, where: str, what: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInputError(f"{where}: {what} {value!r} is not an integer") from None
-
-
 def cmd_new(args: argparse.Namespace) -> int:
     Tournament.create(args.file, args.name, args.country, args.date, args.rounds).close()
     print(f"created {args.file}")
@@ -151,17 +123,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     t = _open(args.file)
     if args.csv:
-        entries = []
-        for row in _read_csv(args.csv, ("name", "id", "country", "rating"), 1):
-            where = row.pop("_line")
-            if "rating" in row:
-                try:
-                    row["rating"] = float(row["rating"])  # type: ignore[assignment]
-                except ValueError:
-                    raise InvalidInputError(f"{where}: rating {row['rating']!r} is not a "
-                                            "number") from None
-            entries.append(row)
-        added = t.add_players(entries)
+        added = t.add_players(formats.read_players_csv(args.csv))
         print(f"registered {len(added)} players")
     else:
         if not args.name:
@@ -172,34 +134,25 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
-    from gameopt.pairing.exports import format_pairing
-    from gameopt.pairing.matching import pair_round
-    from gameopt.pairing.penalties import PenaltyParams
+    from gameopt.pairing import PenaltyParams, pair_round
 
     t = _open(args.file)
     params = PenaltyParams.from_toml(args.params) if args.params else None
     pairing = pair_round(t.round_input(), params, method=args.method)
     t.store_pairing(pairing)
     players = t.players()
-    print(format_pairing(pairing, players, t.standings()), end="")
+    print(formats.format_pairing(pairing, players, t.standings()), end="")
     if args.why:
-        names = {p.id: p.name for p in players}
-        for table in pairing.tables:
-            terms = ", ".join(f"{k} {v}" for k, v in table.terms.items() if v) or "no penalty"
-            print(f"table {table.number}: {names.get(table.black, table.black)} - "
-                  f"{names.get(table.white, table.white)}: cost {table.cost} = {terms}")
+        print(formats.format_pairing_terms(pairing, players), end="")
+    if args.stats:
+        print(formats.format_pairing_run(pairing), end="")
     return 0
 
 
 def cmd_result(args: argparse.Namespace) -> int:
     t = _open(args.file)
     if args.csv:
-        results = []
-        for row in _read_csv(args.csv, ("who", "black", "white"), 3):
-            where = row.pop("_line")
-            who: int | str = int(row["who"]) if row["who"].isdigit() else row["who"]
-            results.append((who, _int(row["black"], where, "black discs"),
-                            _int(row["white"], where, "white discs")))
+        results = formats.read_results_csv(args.csv)
         t.set_results(args.round, results, replace=args.replace)
         print(f"round {args.round}: {len(results)} results entered")
         return 0
@@ -232,36 +185,30 @@ def cmd_swap(args: argparse.Namespace) -> int:
 
 
 def cmd_standings(args: argparse.Namespace) -> int:
-    from gameopt.pairing.exports import format_standings, standings_csv
-
-    tiebreaks = TIEBREAKS + (("buchholz",) if args.buchholz else ())
+    tiebreaks = DEFAULT_TIEBREAKS + (("buchholz",) if args.buchholz else ())
     rows = _open(args.file).standings(args.after_round, tiebreaks=tiebreaks)
-    out = standings_csv(rows, tiebreaks) if args.csv else format_standings(rows, tiebreaks)
-    print(out, end="")
+    print(formats.format_standings_csv(rows, tiebreaks) if args.csv
+          else formats.format_standings(rows, tiebreaks), end="")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from gameopt.core.files import atomic_write_text
-    from gameopt.pairing import exports
-
     t = _open(args.file)
     done = []
     if args.elo:
-        atomic_write_text(args.elo, exports.format_elo(t.snapshot()))
+        formats.write_elo(args.elo, t.snapshot())
         done.append(args.elo)
     if args.trf:
-        exports.write_tournament_file(args.trf, t.snapshot())
+        formats.write_trf(args.trf, t.snapshot())
         done.append(args.trf)
     if args.standings_csv:
-        atomic_write_text(args.standings_csv, exports.standings_csv(t.standings()))
+        formats.write_standings_csv(args.standings_csv, t.standings())
         done.append(args.standings_csv)
     if args.pairing_csv:
         last = t.last_round
         if last < 1:
             raise InvalidInputError(f"{args.file}: no round paired yet")
-        atomic_write_text(args.pairing_csv,
-                             exports.pairing_csv(t.pairing(last), t.players()))
+        formats.write_pairing_csv(args.pairing_csv, t.pairing(last), t.players())
         done.append(args.pairing_csv)
     if not done:
         raise InvalidInputError("pair export: choose --elo, --trf, --standings-csv or "
@@ -271,9 +218,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from gameopt.pairing.exports import import_tournament
-
-    t = import_tournament(args.source, args.file)
+    t = formats.import_tournament(args.source, args.file)
     print(f"created {args.file} with {len(t.players())} players, {t.last_round} rounds")
     return 0
 
@@ -281,14 +226,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
     from gameopt.core.table import format_table
-    from gameopt.pairing.simulate import SimConfig, simulate_rules
+    from gameopt.pairing import SimConfig, simulate_rules
+    from gameopt.pairing.simulate import SUMMARY_COLUMNS
 
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     cfg = SimConfig(players=args.players, rounds=args.rounds)
     rows = simulate_rules(rules, cfg, events=args.events, seed=args.seed,
                           workers=args.workers, scheduler=args.scheduler,
                           progress=progress_for(False))
-    print(format_table(["rule", "events", "rematches/event", "floats/event",
-                        "mean |colour diff|", "max |colour diff|", "Kendall τ",
-                        "pairing CPU s/round"], rows))
+    print(format_table(list(SUMMARY_COLUMNS), rows))
     return 0

@@ -1,6 +1,84 @@
 """Swiss pairing for Othello tournaments: PAPP penalties minimised exactly by weighted
-perfect matching, tournament state in SQLite, results, standings and tie-breaks."""
+perfect matching, tournament state in SQLite, results, standings and tie-breaks.
 
-from gameopt.pairing.model import BYE, Colour, Pairing, PlayerState, RoundInput, Table
+Entry points
+------------
+:func:`pair_round`
+    One round's pairing by a method of :data:`METHODS` (the exact blossom by default).
+:class:`PenaltyParams`
+    The penalties: ``PenaltyParams()`` / ``.papp()`` (PAPP's terms), ``.slim()`` (SLIM's),
+    ``.from_toml(path)`` (a file of overrides).
+:class:`Tournament`
+    A tournament in one SQLite file: players, rounds, results, manual changes.
+:func:`compute_standings`
+    Standings with the Othello tie-breaks over plain records.
+:func:`read_tournament_file`, :func:`write_tournament_file`, :func:`import_tournament`
+    WOF ``.ELO`` and TRF-like files; every other format is in :mod:`~gameopt.pairing.formats`.
+:func:`simulate_rules`
+    Random events played out under several pairing rules, to compare them.
 
-__all__ = ["BYE", "Colour", "Pairing", "PlayerState", "RoundInput", "Table"]
+:func:`pair_round` loads numba kernels, so it is imported on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from gameopt.pairing import formats
+from gameopt.pairing.formats import import_tournament, read_tournament_file, write_tournament_file
+from gameopt.pairing.model import (
+    BYE,
+    METHODS,
+    PROVEN_METHODS,
+    Colour,
+    Pairing,
+    PlayerState,
+    RoundInput,
+    Table,
+)
+from gameopt.pairing.penalties import PAPP_TERMS, SLIM_TERMS, PenaltyParams
+from gameopt.pairing.records import GameRecord, PlayerRecord
+from gameopt.pairing.simulate import SimConfig, simulate_rules
+from gameopt.pairing.standings import DEFAULT_TIEBREAKS, TIEBREAKS, Standing, compute_standings
+from gameopt.pairing.store import Tournament, TournamentData
+
+if TYPE_CHECKING:
+    from gameopt.pairing.pairer import pair_round
+
+__all__ = [
+    "BYE",
+    "DEFAULT_TIEBREAKS",
+    "METHODS",
+    "PAPP_TERMS",
+    "PROVEN_METHODS",
+    "SLIM_TERMS",
+    "TIEBREAKS",
+    "Colour",
+    "GameRecord",
+    "Pairing",
+    "PenaltyParams",
+    "PlayerRecord",
+    "PlayerState",
+    "RoundInput",
+    "SimConfig",
+    "Standing",
+    "Table",
+    "Tournament",
+    "TournamentData",
+    "compute_standings",
+    "formats",
+    "import_tournament",
+    "pair_round",
+    "read_tournament_file",
+    "simulate_rules",
+    "write_tournament_file",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """``pair_round`` on first use (its numba kernels take a moment to load)."""
+    if name == "pair_round":
+        from gameopt.pairing.pairer import pair_round
+
+        return pair_round
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,19 +2,26 @@
 
 The engine never sees the store: the store (or a simulation) builds one :class:`RoundInput`
 per round — every active player's record so far — and the engine answers with a
-:class:`Pairing`. Scores are in half points, as the seed: ``S = 2·wins + draws`` (a bye
-counts as a win).
+:class:`Pairing`. Scores are in half points, as in Nakajima's "Pairing Algorithm" (2002):
+``S = 2·wins + draws`` (a bye counts as a win).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
-__all__ = ["Colour", "PlayerState", "RoundInput", "Table", "Pairing", "BYE"]
+__all__ = ["BYE", "METHODS", "PROVEN_METHODS", "Colour", "Pairing", "PlayerState", "RoundInput",
+           "Table"]
 
 #: Id of the dummy player an odd field gets; its opponent wins by default.
 BYE = "BYE"
+#: The methods of :func:`~gameopt.pairing.pairer.pair_round`: the exact blossom, the
+#: networkx and enumeration references, SLIM's heuristic, the naive top-down rule.
+METHODS = ("exact", "networkx", "slim", "naive", "brute")
+#: The methods whose pairing is proven to have the least total penalty.
+PROVEN_METHODS = ("exact", "networkx", "brute")
 
 
 class Colour(StrEnum):
@@ -105,9 +112,38 @@ class Table:
 
 @dataclass(frozen=True)
 class Pairing:
-    """A round's pairing: its tables, the total penalty and the method that chose it."""
+    """A round's pairing: its tables, the total penalty and the method that chose it.
+
+    The run that made it is described as every search result is (the fields of
+    :class:`gameopt.core.Outcome`); two pairings are equal when their round, tables,
+    total and method are, whatever the run.
+
+    Attributes
+    ----------
+    round_no : int
+    tables : tuple of Table
+    total_cost : int
+        The sum of the tables' costs.
+    method : str
+        ``pair_round``'s method, or ``"manual"``.
+    seconds : float
+        Time the pairing took on ``clock`` (0 for a pairing read back or made by hand).
+    clock : str
+        ``"cpu"`` or ``"wall"``.
+    proven : bool
+        ``total_cost`` is proven the least possible (an exact method).
+    bound : float or None
+        The proven lower bound on the total penalty (``total_cost`` when proven).
+    stats : dict
+        Method-specific figures (see :func:`~gameopt.pairing.pairer.pair_round`).
+    """
 
     round_no: int
     tables: tuple[Table, ...]
     total_cost: int
     method: str
+    seconds: float = field(default=0.0, compare=False)
+    clock: str = field(default="cpu", compare=False)
+    proven: bool = field(default=False, compare=False)
+    bound: float | None = field(default=None, compare=False)
+    stats: dict[str, Any] = field(default_factory=dict, compare=False)

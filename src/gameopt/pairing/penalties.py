@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.files import read_text
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 
@@ -136,7 +137,7 @@ class PenaltyParams:
         ``p_elects[r − 1]``: factor of ``(S_i + S_j)·|S_i − S_j|`` in round ``r`` (§3.5).
         Default ``(1,)``.
     p_rank : int
-        Factor of SLIM's ``pen_undulation2`` (§3.6). Default 1 (the seed's own scale).
+        Factor of SLIM's ``pen_undulation2`` (§3.6). Default 1 (Nakajima's own scale).
     p_bye2 : int
         Bye cost per bye already received. Default 100,000,000.
     p_byesc : int
@@ -195,10 +196,9 @@ class PenaltyParams:
             value of the wrong type or out of range.
         """
         p = Path(path)
+        text = read_text(p, "penalty file")
         try:
-            data = tomllib.loads(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InvalidInputError(f"{p}: cannot read penalty file ({exc.strerror})") from None
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidInputError(f"{p}: not valid TOML ({exc})") from None
         known = {f.name for f in fields(cls)}

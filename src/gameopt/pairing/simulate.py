@@ -3,7 +3,7 @@
 Players get hidden strengths (Elo ratings ~ N(1500, σ)); a game is won with the Elo
 probability 1 / (1 + 10^(−Δ/400)), drawn rarely, and ends with a disc margin drawn around
 a strength-dependent mean. Each event is paired round by round with
-:func:`~gameopt.pairing.matching.pair_round` and judged on what a director cares about:
+:func:`~gameopt.pairing.pairer.pair_round` and judged on what a director cares about:
 rematches, floats (games between different scores), colour imbalance, and how well the
 final standings recover the true strengths (Kendall τ).
 """
@@ -11,24 +11,26 @@ final standings recover the true strengths (Kendall τ).
 from __future__ import annotations
 
 import statistics
-import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
+from gameopt.core.limit import check_count, check_finite
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng, spawn_seeds
 from gameopt.errors import InvalidInputError
-from gameopt.pairing.model import BYE
-from gameopt.pairing.standings import (
-    GameRecord,
-    PlayerRecord,
-    build_round_input,
-    compute_standings,
-)
+from gameopt.pairing.model import BYE, METHODS
+from gameopt.pairing.records import GameRecord, PlayerRecord
+from gameopt.pairing.standings import build_round_input, compute_standings
 
-__all__ = ["SimConfig", "EventStats", "simulate_event", "simulate_rules", "kendall_tau"]
+__all__ = ["SUMMARY_COLUMNS", "EventStats", "SimConfig", "kendall_tau", "simulate_event",
+           "simulate_rules"]
+
+#: The columns of :func:`simulate_rules`' rows.
+SUMMARY_COLUMNS = ("rule", "events", "rematches/event", "floats/event", "mean |colour diff|",
+                   "max |colour diff|", "Kendall τ", "pairing CPU s/round")
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,11 @@ class SimConfig:
     draw_prob: float = 0.02
 
     def __post_init__(self) -> None:
-        if self.players < 2 or self.rounds < 1 or self.rounds >= self.players:
+        check_count(self.players, "simulation: players", minimum=2)
+        check_count(self.rounds, "simulation: rounds")
+        check_finite(self.rating_sd, "simulation: rating_sd")
+        check_finite(self.draw_prob, "simulation: draw_prob")
+        if self.rounds >= self.players:
             raise InvalidInputError(f"simulation: need 2 <= players and 1 <= rounds < players,"
                                     f" got players={self.players}, rounds={self.rounds}")
         if not 0 <= self.draw_prob < 1 or self.rating_sd < 0:
@@ -60,14 +66,46 @@ class SimConfig:
 
 @dataclass(frozen=True)
 class EventStats:
-    """What one event under one rule produced."""
+    """What one event under one rule produced (a :class:`gameopt.core.Outcome`).
+
+    Attributes
+    ----------
+    rule : str
+        The ``pair_round`` method.
+    rematches, floats : int
+        Games between players who had met, and between different scores.
+    colour_diffs : tuple of int
+        Every player's final ``|blacks − whites|``.
+    kendall_tau : float
+        Kendall's τ between the hidden strengths and the final ranks.
+    seconds : float
+        Time the pairings took in all (the rounds' :attr:`Pairing.seconds
+        <gameopt.pairing.model.Pairing.seconds>`), on ``clock``.
+    clock : str
+        ``"cpu"``.
+    proven : bool
+        Every round's pairing was proven of least penalty.
+    bound : None
+        A simulation proves no bound.
+    stats : dict
+        ``rounds``: the rounds paired.
+    """
 
     rule: str
     rematches: int
     floats: int
     colour_diffs: tuple[int, ...]
     kendall_tau: float
-    pairing_cpu: float
+    seconds: float
+    clock: str = "cpu"
+    proven: bool = False
+    bound: float | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seconds_per_round(self) -> float:
+        """Pairing time per round, on ``clock``."""
+        return self.seconds / max(1, int(self.stats.get("rounds", 1)))
 
 
 def kendall_tau(a: list[float], b: list[float]) -> float:
@@ -106,7 +144,7 @@ def _play(rng: np.random.Generator, ra: float, rb: float, draw_prob: float
 
 def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
     """Play one event of ``cfg`` under pairing ``rule`` (a ``pair_round`` method)."""
-    from gameopt.pairing.matching import pair_round
+    from gameopt.pairing.pairer import pair_round  # numba: loaded on first use
 
     rng = make_rng(seed)
     strengths = rng.normal(1500.0, cfg.rating_sd, cfg.players)
@@ -118,13 +156,14 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
     met: set[frozenset[str]] = set()
     colour = dict.fromkeys(strength, 0)
     rematches = floats = 0
-    cpu = 0.0
+    seconds = 0.0
+    proven = True
     for k in range(1, cfg.rounds + 1):
         ri = build_round_input(k, players, games)
         score = {s.id: s.score for s in ri.players}
-        t0 = time.process_time()
         pairing = pair_round(ri, method=rule)
-        cpu += time.process_time() - t0
+        seconds += pairing.seconds
+        proven &= pairing.proven
         for t in pairing.tables:
             if t.white == BYE:
                 games.append(GameRecord(k, t.number, t.black, BYE))
@@ -142,7 +181,7 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
     ids = list(strength)
     tau = kendall_tau([strength[i] for i in ids], [-float(rank[i]) for i in ids])
     return EventStats(rule, rematches, floats, tuple(abs(v) for v in colour.values()), tau,
-                      cpu / cfg.rounds)
+                      seconds, "cpu", proven, None, {"rounds": cfg.rounds})
 
 
 def _event_job(job: tuple[str, SimConfig, int]) -> EventStats:
@@ -153,11 +192,23 @@ def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int |
                    workers: int | None = None, scheduler: str | None = None,
                    progress: ProgressCallback | None = None) -> list[list[object]]:
     """``events`` events per rule (the same seeds, so the same players and luck draws for
-    every rule), spread over processes or a Dask cluster; one summary row per rule:
-    ``[rule, events, rematches/event, floats/event, mean |colour diff|, max |colour diff|,
-    mean Kendall τ, pairing CPU s/round]``."""
-    if events < 1:
-        raise InvalidInputError(f"simulation: events must be >= 1, got {events}")
+    every rule), spread over processes or a Dask cluster; one summary row per rule, with
+    the columns :data:`SUMMARY_COLUMNS`: ``[rule, events, rematches/event, floats/event,
+    mean |colour diff|, max |colour diff|, mean Kendall τ, pairing CPU s/round]``.
+
+    ``progress`` hears of each event as it finishes (``Progress(task="parallel_map",
+    done, total)``, see :func:`gameopt.core.parallel_map`).
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown rule, or ``events`` not a whole number ≥ 1.
+    """
+    check_count(events, "simulation: events")
+    unknown = [r for r in rules if r not in METHODS]
+    if unknown:
+        raise InvalidInputError(f"simulation: unknown rule {unknown[0]!r} "
+                                f"({', '.join(METHODS)})")
     seeds = spawn_seeds(seed, events)
     jobs = [(rule, cfg, s) for rule in rules for s in seeds]
     out = parallel_map(_event_job, jobs, workers=workers, scheduler=scheduler,
@@ -170,5 +221,5 @@ def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int |
                      round(statistics.fmean(s.floats for s in stats), 2),
                      round(statistics.fmean(diffs), 3), max(diffs),
                      round(statistics.fmean(s.kendall_tau for s in stats), 4),
-                     round(statistics.fmean(s.pairing_cpu for s in stats), 4)])
+                     round(statistics.fmean(s.seconds_per_round for s in stats), 4)])
     return rows

@@ -22,7 +22,7 @@ Schema (version :data:`SCHEMA_VERSION`, also in ``PRAGMA user_version``):
   the schema as well as by the code; ``terms`` is the engine's penalty breakdown (JSON);
 * ``forbidden(a, b)``: pairs that must not meet (``a < b``).
 
-Results follow :mod:`gameopt.pairing.standings`: discs are stored as entered, the winner
+Results follow :mod:`gameopt.pairing.records`: discs are stored as entered, the winner
 is the side with more discs, and the tie-breaks give the empty squares to the winner.
 """
 
@@ -41,20 +41,22 @@ from urllib.parse import quote
 
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Pairing, RoundInput, Table
-from gameopt.pairing.standings import (
-    DEFAULT_TIEBREAKS,
+from gameopt.pairing.records import (
     GameRecord,
     Outcome,
     PairingWarning,
     PlayerRecord,
-    Standing,
-    build_round_input,
     check_country,
     check_discs,
     check_pairing,
-    compute_standings,
     pairing_warnings,
     require_complete,
+)
+from gameopt.pairing.standings import (
+    DEFAULT_TIEBREAKS,
+    Standing,
+    build_round_input,
+    compute_standings,
 )
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Text and CSV exports; WOF .ELO and TRF-like files written, read back and imported."""
+"""The formats module: text and CSV sheets; WOF .ELO and TRF-like files written, read back
+and imported; players and results sheets read."""
 
 from __future__ import annotations
 
@@ -10,21 +11,31 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
-from gameopt.pairing.exports import (
+from gameopt.pairing.formats import (
     format_elo,
     format_pairing,
+    format_pairing_csv,
+    format_pairing_run,
+    format_pairing_terms,
     format_standings,
+    format_standings_csv,
     format_trf,
     import_tournament,
-    pairing_csv,
     parse_elo,
+    parse_players_csv,
+    parse_results_csv,
     parse_trf,
+    read_players_csv,
+    read_results_csv,
     read_tournament_file,
-    standings_csv,
+    write_elo,
+    write_pairing_csv,
+    write_standings_csv,
     write_tournament_file,
+    write_trf,
 )
 from gameopt.pairing.model import BYE, Pairing, Table
-from gameopt.pairing.standings import GameRecord
+from gameopt.pairing.records import GameRecord
 from gameopt.pairing.store import Tournament, TournamentData
 from tests.pairing.test_store import engine, new_tournament, play_round
 
@@ -79,7 +90,7 @@ def test_pairing_text_and_csv(small: Tournament) -> None:
     assert lines[0] == "Round 2 (exact, total cost 0)"
     assert "| 1     | Player E | 5        | 1.0          | Player A | 1        | 1.0" in text
     assert "| BYE " in lines[-1]
-    rows = list(csv.DictReader(io.StringIO(pairing_csv(small.pairing(1), small.players()))))
+    rows = list(csv.DictReader(io.StringIO(format_pairing_csv(small.pairing(1), small.players()))))
     assert rows[0] == {"round": "1", "table": "1", "black": "Player A", "black_id": "1",
                        "black_points": "", "white": "Player B", "white_id": "2",
                        "white_points": "", "cost": "4"}
@@ -88,7 +99,7 @@ def test_pairing_text_and_csv(small: Tournament) -> None:
 
 def test_standings_text_and_csv(small: Tournament) -> None:
     table = small.standings()
-    rows = list(csv.DictReader(io.StringIO(standings_csv(table))))
+    rows = list(csv.DictReader(io.StringIO(format_standings_csv(table))))
     assert [r["id"] for r in rows] == ["5", "4", "1", "3", "2"]
     assert rows[0] == {"rank": "1", "name": "Player E", "id": "5", "country": "FRA",
                        "points": "2.0", "brightwell": "83", "discs": "65", "w-d-l": "1-0-0",
@@ -258,3 +269,86 @@ def test_import_refuses_to_overwrite(small: Tournament, tmp_path: Path) -> None:
     write_tournament_file(path, small.snapshot())
     with pytest.raises(InvalidInputError, match="file exists"):
         import_tournament(path, small.path)
+
+
+# ------------------------------------------------------------------ writers, path first
+def test_writers_take_the_path_first(small: Tournament, tmp_path: Path) -> None:
+    data = small.snapshot()
+    write_elo(tmp_path / "a.txt", data)  # the format named, whatever the extension
+    write_trf(tmp_path / "b.elo", data)
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8") == format_elo(data)
+    assert (tmp_path / "b.elo").read_text(encoding="utf-8") == format_trf(data)
+    write_pairing_csv(tmp_path / "p.csv", small.pairing(1), small.players())
+    assert (tmp_path / "p.csv").read_text(encoding="utf-8") == format_pairing_csv(
+        small.pairing(1), small.players())
+    write_standings_csv(tmp_path / "s.csv", small.standings(), ("discs",))
+    assert (tmp_path / "s.csv").read_text(encoding="utf-8") == format_standings_csv(
+        small.standings(), ("discs",))
+
+
+def test_pairing_terms_explain_each_table(small: Tournament) -> None:
+    assert format_pairing_terms(small.pairing(1), small.players()).splitlines() == [
+        "table 1: Player A - Player B: cost 4 = colour 4",
+        "table 2: Player C - Player D: cost 0 = no penalty",
+        "table 3: Player E - BYE: cost 0 = no penalty"]
+
+
+# ------------------------------------------------------------------ players and results sheets
+def test_players_sheet() -> None:
+    text = ("name,id,country,rating\n"
+            "Ann Lee,A1,JPN,2000\n"
+            "\n# a comment\n"
+            "Bob Ray,,FRA\n"
+            "Cyd Fox\n")
+    assert parse_players_csv(text, "p.csv") == [
+        {"name": "Ann Lee", "id": "A1", "country": "JPN", "rating": 2000.0},
+        {"name": "Bob Ray", "country": "FRA"},
+        {"name": "Cyd Fox"}]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Ann,A1,JPN,2000,extra\n", r"^p\.csv:1: expected 1 to 4 fields \(name, id, country, "
+                                r"rating\), got 5$"),
+    ("name\nAnn,A1,JPN,strong\n", r"^p\.csv:2: rating 'strong' is not a number$"),
+])
+def test_players_sheet_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        parse_players_csv(text, "p.csv")
+
+
+def test_results_sheet() -> None:
+    text = "who,black,white\n1,40,24\nA1,30,30\n"
+    assert parse_results_csv(text, "r.csv") == [(1, 40, 24), ("A1", 30, 30)]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("1,40\n", r"^r\.csv:1: expected 3 to 3 fields \(who, black, white\), got 2$"),
+    ("1,40,x\n", r"^r\.csv:1: white discs 'x' is not an integer$"),
+    ("who,black,white\n2,4.5,20\n", r"^r\.csv:2: black discs '4.5' is not an integer$"),
+])
+def test_results_sheet_errors_name_the_line(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        parse_results_csv(text, "r.csv")
+
+
+def test_readers_share_one_error_wording(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.csv"
+    for read, what in ((read_players_csv, "players file"), (read_results_csv, "results file"),
+                       (read_tournament_file, "tournament file")):
+        with pytest.raises(InvalidInputError, match=f"^{what} .*missing.csv: no such file$"):
+            read(missing)
+    bad = tmp_path / "bad.csv"
+    bad.write_bytes(b"Ann,\xff\n")
+    with pytest.raises(InvalidInputError, match="^players file .*bad.csv: not utf-8 text"):
+        read_players_csv(bad)
+    sheet = tmp_path / "p.csv"
+    sheet.write_bytes(b"\xef\xbb\xbfname\r\nAnn Lee\r\n")  # BOM and CRLF
+    assert read_players_csv(sheet) == [{"name": "Ann Lee"}]
+
+
+def test_pairing_run_line() -> None:
+    p = Pairing(2, (), 17, "slim", 0.5, "cpu", False, None, {"players": 6, "lower": 1.5})
+    assert format_pairing_run(p) == ("round 2: slim, 0.500 s (cpu), not proven optimal "
+                                     "(total 17); players 6, lower 1.5\n")
+    assert format_pairing_run(Pairing(1, (), 0, "manual")) == \
+        "round 1: manual, 0.000 s (cpu), not proven optimal (total 0)\n"

@@ -1,8 +1,35 @@
-"""Pairings and standings as text and CSV; WOF ``.ELO`` and TRF-like files, both ways.
+"""The pairing system's files, read and written: CSV sheets, text tables, WOF ``.ELO``, TRF.
 
-Every writer returns text (``format_*``) or writes a file atomically (``write_*``: a
-temporary file in the same directory, flushed to disk, then renamed over the target, so
-a reader never sees half a file). Every reader names the file and line of a bad record.
+One module for every format, with one naming scheme: ``format_x(value) -> str`` and
+``parse_x(text, source) -> value`` work on text; ``write_x(path, value)`` (path first)
+writes a file atomically (a temporary file in the same directory, flushed to disk, then
+renamed over the target, so a reader never sees half a file) and ``read_x(path)`` reads
+one through :func:`gameopt.core.read_text` (one wording for a missing or unreadable
+file). Every parser names the file and line of a bad record.
+
+========================  =====================================  =====================
+format                    text                                   file
+========================  =====================================  =====================
+pairing (text table)      :func:`format_pairing`
+penalty terms (text)      :func:`format_pairing_terms`
+the run (text)            :func:`format_pairing_run`
+pairing (CSV)             :func:`format_pairing_csv`             :func:`write_pairing_csv`
+standings (text table)    :func:`format_standings`
+standings (CSV)           :func:`format_standings_csv`           :func:`write_standings_csv`
+players sheet (CSV)       :func:`parse_players_csv`              :func:`read_players_csv`
+results sheet (CSV)       :func:`parse_results_csv`              :func:`read_results_csv`
+WOF ``.ELO``              :func:`format_elo`, :func:`parse_elo`  :func:`write_elo`
+TRF-like                  :func:`format_trf`, :func:`parse_trf`  :func:`write_trf`
+either, by extension                                             :func:`read_tournament_file`,
+                                                                 :func:`write_tournament_file`
+========================  =====================================  =====================
+
+Players sheet: one player a line, ``name[,id,country,rating]`` (an optional header line
+naming the columns, blank lines and ``#`` comments skipped); the entries are what
+:meth:`~gameopt.pairing.store.Tournament.add_players` takes. Results sheet: one game a
+line, ``who,black,white``: the table number or a player's id or name, then black's and
+white's discs; the rows are what :meth:`~gameopt.pairing.store.Tournament.set_results`
+takes.
 
 World Othello Federation results file (``.ELO``)
 ------------------------------------------------
@@ -67,57 +94,77 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from gameopt.core.files import atomic_write_text
+from gameopt.core.files import atomic_write_text, read_text
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Pairing
-from gameopt.pairing.standings import (
-    DEFAULT_TIEBREAKS,
-    GameRecord,
-    Outcome,
-    PlayerRecord,
-    Standing,
-    check_discs,
-    compute_standings,
-)
+from gameopt.pairing.records import GameRecord, Outcome, PlayerRecord, check_discs
+from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
 
 __all__ = [
-    "format_pairing",
-    "pairing_csv",
-    "format_standings",
-    "standings_csv",
     "format_elo",
-    "parse_elo",
+    "format_pairing",
+    "format_pairing_csv",
+    "format_pairing_run",
+    "format_pairing_terms",
+    "format_standings",
+    "format_standings_csv",
     "format_trf",
-    "parse_trf",
-    "read_tournament_file",
-    "write_tournament_file",
     "import_tournament",
+    "parse_elo",
+    "parse_players_csv",
+    "parse_results_csv",
+    "parse_trf",
+    "read_players_csv",
+    "read_results_csv",
+    "read_tournament_file",
+    "write_elo",
+    "write_pairing_csv",
+    "write_standings_csv",
+    "write_trf",
+    "write_tournament_file",
 ]
 
 
 # ------------------------------------------------------------------ files
-def _read_text(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidInputError(f"{path}: cannot read ({getattr(e, 'strerror', None) or e})"
-                                ) from None
-
-
 def read_tournament_file(path: str | Path) -> TournamentData:
     """Read a ``.elo`` file (WOF) or any other extension as the TRF-like format."""
     p = Path(path)
-    text = _read_text(p)
+    text = read_text(p, "tournament file")
     return parse_elo(text, str(p)) if p.suffix.lower() == ".elo" else parse_trf(text, str(p))
 
 
 def write_tournament_file(path: str | Path, data: TournamentData) -> None:
     """Write ``data`` as ``.elo`` (WOF) or, for any other extension, TRF-like."""
-    p = Path(path)
-    atomic_write_text(p, format_elo(data) if p.suffix.lower() == ".elo" else format_trf(data))
+    if Path(path).suffix.lower() == ".elo":
+        write_elo(path, data)
+    else:
+        write_trf(path, data)
+
+
+def write_elo(path: str | Path, data: TournamentData, sender: str = "gameopt") -> None:
+    """Write the WOF results file of ``data`` (:func:`format_elo`), whatever the extension."""
+    atomic_write_text(path, format_elo(data, sender))
+
+
+def write_trf(path: str | Path, data: TournamentData) -> None:
+    """Write the TRF-like file of ``data`` (:func:`format_trf`), whatever the extension."""
+    atomic_write_text(path, format_trf(data))
+
+
+def write_pairing_csv(path: str | Path, pairing: Pairing, players: Sequence[PlayerRecord],
+                      standings: Sequence[Standing] | None = None) -> None:
+    """Write :func:`format_pairing_csv` of the round to ``path``."""
+    atomic_write_text(path, format_pairing_csv(pairing, players, standings))
+
+
+def write_standings_csv(path: str | Path, rows: Sequence[Standing],
+                        tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS) -> None:
+    """Write :func:`format_standings_csv` of the standings to ``path``."""
+    atomic_write_text(path, format_standings_csv(rows, tiebreaks))
 
 
 def import_tournament(source: str | Path, store_path: str | Path) -> Tournament:
@@ -155,8 +202,35 @@ def format_pairing(pairing: Pairing, players: Sequence[PlayerRecord],
                                         _pairing_rows(pairing, players, standings)) + "\n"
 
 
-def pairing_csv(pairing: Pairing, players: Sequence[PlayerRecord],
-                standings: Sequence[Standing] | None = None) -> str:
+def format_pairing_terms(pairing: Pairing, players: Sequence[PlayerRecord]) -> str:
+    """Why this pairing: one line per table with its cost and the penalty terms in it."""
+    names = {p.id: p.name for p in players}
+    lines = []
+    for t in pairing.tables:
+        terms = ", ".join(f"{k} {v}" for k, v in t.terms.items() if v) or "no penalty"
+        lines.append(f"table {t.number}: {names.get(t.black, t.black)} - "
+                     f"{names.get(t.white, t.white)}: cost {t.cost} = {terms}\n")
+    return "".join(lines)
+
+
+def format_pairing_run(pairing: Pairing) -> str:
+    """The run that made ``pairing``: method, time and its clock, proof, statistics.
+
+    >>> print(format_pairing_run(Pairing(3, (), 204, "exact", 0.0125, "cpu", True, 204.0,
+    ...                                  {"players": 8, "edges": 28, "kept_edges": 9})),
+    ...       end="")
+    round 3: exact, 0.013 s (cpu), proven optimal (total 204); players 8, edges 28, kept_edges 9
+    """
+    proof = (f"proven optimal (total {pairing.total_cost})" if pairing.proven
+             else f"not proven optimal (total {pairing.total_cost})")
+    stats = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+                      for k, v in pairing.stats.items())
+    return (f"round {pairing.round_no}: {pairing.method}, {pairing.seconds:.3f} s "
+            f"({pairing.clock}), {proof}" + (f"; {stats}" if stats else "") + "\n")
+
+
+def format_pairing_csv(pairing: Pairing, players: Sequence[PlayerRecord],
+                       standings: Sequence[Standing] | None = None) -> str:
     """The round's tables as CSV, one row per table, with a header row."""
     return _csv(["round", *_PAIRING_HEAD],
                 [[pairing.round_no, *r] for r in _pairing_rows(pairing, players, standings)])
@@ -179,12 +253,95 @@ def format_standings(rows: Sequence[Standing],
     return format_table(head, _standing_rows(rows, tiebreaks)) + "\n"
 
 
-def standings_csv(rows: Sequence[Standing],
-                  tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS) -> str:
+def format_standings_csv(rows: Sequence[Standing],
+                         tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS) -> str:
     """The standings as CSV (same columns as :func:`format_standings`)."""
     head = ["rank", "name", "id", "country", "points", *tiebreaks, "w-d-l", "byes",
             "withdrawn"]
     return _csv(head, _standing_rows(rows, tiebreaks))
+
+
+# ------------------------------------------------------------------ players and results sheets
+_PLAYER_FIELDS = ("name", "id", "country", "rating")
+_RESULT_FIELDS = ("who", "black", "white")
+
+
+def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]:
+    """Player entries (``name`` and, when given, ``id``, ``country``, ``rating``) of a
+    players sheet, for :meth:`~gameopt.pairing.store.Tournament.add_players`.
+
+    Raises
+    ------
+    InvalidInputError
+        A line with no field or more than four, or a rating that is not a number; the
+        message names the file and line.
+    """
+    entries: list[dict[str, Any]] = []
+    for where, row in _csv_rows(text, source, _PLAYER_FIELDS, 1):
+        entry: dict[str, Any] = dict(row)
+        if "rating" in row:
+            try:
+                entry["rating"] = float(row["rating"])
+            except ValueError:
+                raise InvalidInputError(f"{where}: rating {row['rating']!r} is not a "
+                                        "number") from None
+        entries.append(entry)
+    return entries
+
+
+def read_players_csv(path: str | Path) -> list[dict[str, Any]]:
+    """:func:`parse_players_csv` of the file at ``path``."""
+    return parse_players_csv(read_text(path, "players file"), str(path))
+
+
+def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str, int, int]]:
+    """The ``(who, black discs, white discs)`` rows of a results sheet, for
+    :meth:`~gameopt.pairing.store.Tournament.set_results` (``who`` a table number when it
+    is all digits, else a player's id or name).
+
+    Raises
+    ------
+    InvalidInputError
+        A line without exactly three fields, or disc counts that are not integers; the
+        message names the file and line.
+    """
+    results: list[tuple[int | str, int, int]] = []
+    for where, row in _csv_rows(text, source, _RESULT_FIELDS, 3):
+        who: int | str = int(row["who"]) if row["who"].isdigit() else row["who"]
+        results.append((who, _int(row["black"], where, "black discs"),
+                        _int(row["white"], where, "white discs")))
+    return results
+
+
+def read_results_csv(path: str | Path) -> list[tuple[int | str, int, int]]:
+    """:func:`parse_results_csv` of the file at ``path``."""
+    return parse_results_csv(read_text(path, "results file"), str(path))
+
+
+def _csv_rows(text: str, source: str, fields: tuple[str, ...],
+              required: int) -> list[tuple[str, dict[str, str]]]:
+    """``(where, {field: cell})`` per data line: empty cells left out, an optional header
+    line (first cell = ``fields[0]``), blank lines and ``#`` comments skipped."""
+    rows = []
+    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+        if not row or row[0].strip().startswith("#"):
+            continue
+        cells = [c.strip() for c in row]
+        if lineno == 1 and cells[0].lower() == fields[0]:
+            continue  # header
+        if len(cells) < required or len(cells) > len(fields):
+            raise InvalidInputError(f"{source}:{lineno}: expected {required} to {len(fields)} "
+                                    f"fields ({', '.join(fields)}), got {len(cells)}")
+        rows.append((f"{source}:{lineno}",
+                     {f: c for f, c in zip(fields, cells, strict=False) if c != ""}))
+    return rows
+
+
+def _int(value: str, where: str, what: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInputError(f"{where}: {what} {value!r} is not an integer") from None
 
 
 def _csv(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

@@ -1,0 +1,202 @@
+"""The round pairer: one round of a Swiss event turned into a matching and back into tables.
+
+:func:`pair_round` prices every pair of the field with PAPP's penalties
+(:func:`~gameopt.pairing.penalties.cost_matrix`), adds the dummy
+:data:`~gameopt.pairing.model.BYE` for an odd field, solves the matching by the method
+asked (exact or a reference from :mod:`gameopt.pairing.matching`, a heuristic from
+:mod:`gameopt.pairing.heuristics`) and numbers the tables, each with the colours and the
+penalty terms that explain it.
+
+References
+----------
+.. [1] T. Nakajima, "Pairing Algorithm", 2002; PAPP's documentation (the penalties).
+.. [2] J. Edmonds, "Paths, trees, and flowers", Canad. J. Math. 17:449-467, 1965.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
+from gameopt.pairing._slim_kernels import warm
+from gameopt.pairing.heuristics import naive_matching, slim_matching
+from gameopt.pairing.matching import (
+    check_matrices,
+    infeasible_error,
+    is_perfect_matching,
+    min_weight_perfect_matching,
+    solve_exact,
+)
+from gameopt.pairing.model import BYE, METHODS, PROVEN_METHODS, Pairing, RoundInput, Table
+from gameopt.pairing.penalties import PairCosts, PenaltyParams, cost_matrix, group_positions
+from gameopt.pairing.penalties import pair_cost as _pair_cost
+
+__all__ = ["pair_round"]
+
+Pairs = list[tuple[int, int]]
+IntMatrix = npt.NDArray[np.int64]
+BoolMatrix = npt.NDArray[np.bool_]
+
+
+def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, BoolMatrix, IntMatrix,
+                                            npt.NDArray[np.int64]]:
+    """Cost, allowed, tiebreak and groups with the bye as an extra vertex if n is odd."""
+    n = len(pc.players)
+    m = n + n % 2
+    cost = np.zeros((m, m), dtype=np.int64)
+    allowed = np.zeros((m, m), dtype=np.bool_)
+    cost[:n, :n] = pc.cost
+    allowed[:n, :n] = pc.allowed
+    scores = np.array([p.score for p in pc.players], dtype=np.int64)
+    if m > n:
+        cost[:n, n] = cost[n, :n] = pc.bye
+        allowed[:n, n] = allowed[n, :n] = pc.bye_allowed
+        scores = np.append(scores, scores.min() - 1)
+    idx = np.arange(m)
+    tie = (idx[:, None] - idx[None, :]) ** 2
+    return cost, allowed, tie, scores
+
+
+def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
+               method: str = "exact") -> Pairing:
+    """Pair one round: the least-penalty pairing (PAPP's objective) or a comparison rule.
+
+    Parameters
+    ----------
+    round_input : RoundInput
+        The active players with their history, and the forbidden pairs.
+    params : PenaltyParams, optional
+        Penalties and the terms switched on (default: PAPP's set with default values).
+    method : {"exact", "networkx", "slim", "naive", "brute"}
+        ``"exact"``: optimal by rustworkx's blossom; ``"networkx"``: optimal, slow
+        reference; ``"slim"``: SLIM's greedy + swaps; ``"naive"``: top-down in rank order
+        skipping rematches (the bye to the player :func:`~gameopt.pairing.penalties.pen_bye`
+        prices lowest); ``"brute"``: enumeration, at most 12 players with the bye.
+
+    Returns
+    -------
+    Pairing
+        Tables numbered by their better-ranked player (the bye, if any, last), each with
+        the cheaper colour assignment, its cost and its terms ("why this pairing");
+        ``total_cost`` is their sum. The run: ``seconds`` of process CPU time
+        (``clock="cpu"``; the cost matrix, the matching and the tables, the numba kernels
+        loaded beforehand), ``proven`` for the optimal methods
+        (:data:`~gameopt.pairing.model.PROVEN_METHODS`), whose ``bound`` is then the
+        total penalty itself, and ``stats``: ``players``, and for ``"exact"`` the edges
+        before and after the pruning with its ``lower_bound`` and heuristic
+        ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`).
+
+    Raises
+    ------
+    InvalidInputError
+        Unknown method, duplicate or reserved player ids.
+    InfeasibleError
+        The forbidden pairs leave no pairing; the message names players left unpaired.
+
+    Notes
+    -----
+    Deterministic: among pairings of least total penalty, the exact methods return one
+    with the least sum of squared rank distances (players meet the nearest in the
+    standings: 1-2, 3-4 when all else is equal), and the solver sees players in
+    (rank, id) order, so the same input gives the same pairing.
+
+    Cost matrix O(n²) with numpy; exact matching O(n³) worst case (Edmonds 1965), less
+    after pruning (``benchmarks/bench_pairing.py`` measures it).
+
+    References
+    ----------
+    .. [1] T. Nakajima, "Pairing Algorithm", 2002; PAPP's documentation.
+    .. [2] J. Edmonds, "Paths, trees, and flowers", 1965.
+    """
+    if method not in METHODS:
+        raise InvalidInputError(f"pair_round: unknown method {method!r} "
+                                f"({', '.join(METHODS)})")
+    params = params or PenaltyParams()
+    if method in ("exact", "slim"):
+        warm()  # kernel load (or first compile) time is not the pairing's
+    start = time.process_time()
+    pc = cost_matrix(round_input, params)
+    players = pc.players
+    n = len(players)
+    cost, allowed, tie, scores = _field_matrices(pc)
+    labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
+    stats: dict[str, Any] = {"players": n}
+    pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
+    pairing = _pairing(round_input, params, pc, pairs, method)
+    proven = method in PROVEN_METHODS
+    return replace(pairing, seconds=time.process_time() - start, clock="cpu",
+                   proven=proven, bound=float(pairing.total_cost) if proven else None,
+                   stats=stats)
+
+
+def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+           scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
+           stats: dict[str, Any]) -> Pairs:
+    """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked."""
+    if method == "naive":
+        try:
+            pairs = _naive_round(pc, allowed, labels)
+        except InfeasibleError:  # the naive bye may leave the rest unpairable
+            pairs = solve_exact(cost, allowed, tie, labels, scores, prune=True)
+    elif method == "slim":
+        pairs = slim_matching(cost, allowed, labels=labels)
+    elif method == "exact":  # min_weight_perfect_matching's steps, keeping the statistics
+        c, a, t, names = check_matrices(cost, allowed, tie, labels)
+        pairs = solve_exact(c, a, t, names, scores, prune=True, stats=stats)
+    else:
+        pairs = min_weight_perfect_matching(cost, allowed, method=method, tiebreak=tie,
+                                            labels=labels, groups=scores)
+    if not is_perfect_matching(pairs, cost.shape[0], allowed):  # the claim, checked
+        raise SolverError(f"pair_round ({method}): the result is not a perfect matching "
+                          "of allowed pairs")
+    return pairs
+
+
+def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs:
+    """The naive rule: bye first (cheapest :func:`~gameopt.pairing.penalties.pen_bye`,
+    lowest-ranked on a tie), then top-down. If that bye leaves the others unpairable,
+    :func:`pair_round` falls back to the exact pairing (which raises when nothing works).
+    """
+    n = len(pc.players)
+    rest = list(range(n))
+    pairs: Pairs = []
+    if n % 2:
+        ok = np.flatnonzero(pc.bye_allowed)
+        if ok.size == 0:
+            raise infeasible_error(allowed, labels)
+        b = int(ok[np.lexsort((-ok, pc.bye[ok]))[0]])
+        pairs.append((b, n))
+        rest.remove(b)
+    sub = np.ix_(rest, rest)
+    inner = naive_matching(pc.allowed[sub], pc.rematch[sub], labels=[labels[k] for k in rest])
+    pairs += [(rest[u], rest[v]) for u, v in inner]
+    return sorted(pairs)
+
+
+def _pairing(round_input: RoundInput, params: PenaltyParams, pc: PairCosts, pairs: Pairs,
+             method: str) -> Pairing:
+    """Tables in order of their better-ranked player, bye last, with costs and terms."""
+    players = pc.players
+    n = len(players)
+    pos = group_positions(players)
+    games: list[tuple[int, str, str, int, dict[str, int]]] = []
+    bye: Table | None = None
+    for u, v in sorted(pairs):
+        if v == n:
+            cost = int(pc.bye[u])
+            bye = Table(0, players[u].id, BYE, cost, {"bye": cost})
+            continue
+        cost, black, white, terms = _pair_cost(players[u], players[v], round_input, params,
+                                               positions=pos)
+        games.append((u, black, white, cost, terms))
+    tables = [Table(k, black, white, cost, terms)
+              for k, (_, black, white, cost, terms) in enumerate(games, start=1)]
+    if bye is not None:
+        tables.append(Table(len(tables) + 1, bye.black, BYE, bye.cost, bye.terms))
+    return Pairing(round_input.round_no, tuple(tables), sum(t.cost for t in tables), method)
+

@@ -1,0 +1,383 @@
+"""A tournament's plain records: players, games and their results, and the checks of a round.
+
+The store (or a test, or an importer) keeps a tournament as :class:`PlayerRecord` and
+:class:`GameRecord` values; each checks itself on construction, so a bad record is refused
+wherever it comes from, with a message naming the player or the round and table. The
+checks of a round's tables against the records (:func:`check_pairing`,
+:func:`require_complete`, :func:`pairing_warnings`) live here too. Nothing here touches SQL
+or files. Standings and tie-breaks over these records are in
+:mod:`gameopt.pairing.standings`.
+
+Scores are kept in half points, as the pairing engine does: ``S = 2·wins + draws`` (a bye
+is a win, ``S`` += 2); the points shown to players are ``S / 2``.
+
+Disc counts
+-----------
+A result is stored exactly as entered (black's and white's discs, each ``0..64``, sum
+``≤ 64``). The winner is the player with more discs; equal discs are a draw. For the
+tie-breaks we apply the WOF rule for games that end before the board is full: **the empty
+squares go to the winner** (winner ``64 − loser's discs``); in a draw they are shared,
+``32–32``. :func:`final_discs` does that conversion. A bye counts 32 discs.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from gameopt.errors import InvalidInputError
+from gameopt.pairing.model import BYE, Table
+
+__all__ = [
+    "BOARD_SQUARES",
+    "BYE_DISCS",
+    "GameRecord",
+    "Outcome",
+    "PairingWarning",
+    "PlayerRecord",
+    "check_country",
+    "check_discs",
+    "check_pairing",
+    "final_discs",
+    "pairing_warnings",
+    "require_complete",
+]
+
+#: Squares of the Othello board: the most discs a game can end with.
+BOARD_SQUARES = 64
+#: Discs a bye (and, in the Brightwell quotient, a withdrawn opponent) counts for.
+BYE_DISCS = 32
+
+
+class Outcome(StrEnum):
+    """Result of a game from the board: who won (a bye is a win for black, the player)."""
+
+    BLACK = "B"
+    WHITE = "W"
+    DRAW = "D"
+
+    @classmethod
+    def from_discs(cls, black_discs: int, white_discs: int) -> Outcome:
+        """The player with more discs wins; equal counts are a draw."""
+        if black_discs > white_discs:
+            return cls.BLACK
+        if white_discs > black_discs:
+            return cls.WHITE
+        return cls.DRAW
+
+
+def check_discs(black_discs: object, white_discs: object, where: str = "result") -> None:
+    """Raise unless both counts are integers in ``0..64`` whose sum is at most 64.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming ``where`` (e.g. ``"round 3 table 5"``) and the counts.
+    """
+    for side, v in (("black", black_discs), ("white", white_discs)):
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise InvalidInputError(f"{where}: {side} discs must be an integer, got {v!r}")
+        if not 0 <= v <= BOARD_SQUARES:
+            raise InvalidInputError(f"{where}: {side} discs {v} not in 0..{BOARD_SQUARES}")
+    assert isinstance(black_discs, int) and isinstance(white_discs, int)
+    if black_discs + white_discs > BOARD_SQUARES:
+        raise InvalidInputError(
+            f"{where}: discs {black_discs}-{white_discs} add up to "
+            f"{black_discs + white_discs} > {BOARD_SQUARES}")
+
+
+def final_discs(black_discs: int, white_discs: int) -> tuple[int, int]:
+    """Disc counts with the empty squares given to the winner (shared in a draw).
+
+    >>> final_discs(40, 20)
+    (44, 20)
+    >>> final_discs(30, 30)
+    (32, 32)
+    """
+    if black_discs > white_discs:
+        return BOARD_SQUARES - white_discs, white_discs
+    if white_discs > black_discs:
+        return black_discs, BOARD_SQUARES - black_discs
+    return BOARD_SQUARES // 2, BOARD_SQUARES // 2
+
+
+_WORD = re.compile(r"\S{1,40}")
+
+
+def check_country(country: str | None, who: str) -> str | None:
+    """A country as one word (``JPN``), or ``None`` for an empty value."""
+    if country is None or not str(country).strip():
+        return None
+    c = str(country).strip()
+    if not _WORD.fullmatch(c) or c == "-":
+        raise InvalidInputError(f"{who}: country {country!r} must be one word (e.g. JPN)")
+    return c
+
+
+def _check_rating(rating: object, pid: str) -> float | None:
+    if rating is None:
+        return None
+    try:
+        value = float(rating)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"player {pid}: rating {rating!r} not a number") from None
+    if not math.isfinite(value):
+        raise InvalidInputError(f"player {pid}: rating {rating!r} not a number")
+    return value
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A registered player, as stored; checked and normalised on construction.
+
+    Attributes
+    ----------
+    id, name, country, rating
+        As entered (``country``/``rating`` may be ``None``).
+    seq : int
+        Entry order (1-based), the last key of the standings order.
+    joined_round : int
+        First round the player can be paired in (1, or later for a late entry).
+    initial_score : int
+        Half points given on a late entry (0 unless the director said otherwise).
+    withdrawn_round : int or None
+        The player is absent from this round on (``None``: not withdrawn).
+    """
+
+    id: str
+    name: str
+    country: str | None = None
+    rating: float | None = None
+    seq: int = 0
+    joined_round: int = 1
+    initial_score: int = 0
+    withdrawn_round: int | None = None
+
+    def __post_init__(self) -> None:
+        pid = str(self.id).strip()
+        if not _WORD.fullmatch(pid) or pid.upper() == BYE:
+            raise InvalidInputError(f"player id {self.id!r}: 1 to 40 characters, no blanks, "
+                                    "not BYE")
+        name = " ".join(str(self.name).split())
+        if not name or not name.isprintable():
+            raise InvalidInputError(f"player {pid}: name {self.name!r} is empty or not "
+                                    "printable")
+        object.__setattr__(self, "id", pid)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "country", check_country(self.country, f"player {pid}"))
+        object.__setattr__(self, "rating", _check_rating(self.rating, pid))
+        for field, v in (("joined_round", self.joined_round),
+                         ("initial_score", self.initial_score)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise InvalidInputError(f"player {pid}: {field} {v!r} must be an integer >= 0")
+        if self.joined_round < 1:
+            raise InvalidInputError(f"player {pid}: joined_round {self.joined_round} must be "
+                                    ">= 1")
+        if self.initial_score > 2 * (self.joined_round - 1):
+            raise InvalidInputError(
+                f"player {pid}: given score {self.initial_score} half points is more than "
+                f"{2 * (self.joined_round - 1)}, all wins before round {self.joined_round}")
+        if self.withdrawn_round is not None and self.withdrawn_round < self.joined_round:
+            raise InvalidInputError(f"player {pid}: withdrawn before joining")
+
+    def active_in(self, round_no: int) -> bool:
+        """Whether the player is to be paired in ``round_no``."""
+        return self.joined_round <= round_no and (
+            self.withdrawn_round is None or round_no < self.withdrawn_round)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One table of a round: a game, or a bye (``white == BYE``, won by ``black``).
+
+    ``black_discs``/``white_discs`` are ``None`` until the result is entered (and always
+    for a bye); ``result`` is then :class:`Outcome` of the discs (``BLACK`` for a bye).
+    The record checks its own consistency on construction.
+    """
+
+    round_no: int
+    table: int
+    black: str
+    white: str
+    black_discs: int | None = None
+    white_discs: int | None = None
+    result: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        where = f"round {self.round_no} table {self.table}"
+        if self.black == BYE or self.black == self.white:
+            raise InvalidInputError(f"{where}: bad players {self.black!r} v {self.white!r}")
+        if self.white == BYE:
+            if self.black_discs is not None or self.white_discs is not None:
+                raise InvalidInputError(f"{where}: a bye has no disc counts")
+            if self.result not in (None, Outcome.BLACK):
+                raise InvalidInputError(f"{where}: a bye is won by {self.black}")
+            object.__setattr__(self, "result", Outcome.BLACK)
+            return
+        if (self.black_discs is None) != (self.white_discs is None):
+            raise InvalidInputError(f"{where}: only one disc count given")
+        if self.black_discs is None or self.white_discs is None:
+            if self.result is not None:
+                raise InvalidInputError(f"{where}: a result without disc counts")
+            return
+        check_discs(self.black_discs, self.white_discs, where)
+        outcome = Outcome.from_discs(self.black_discs, self.white_discs)
+        if self.result is not None and Outcome(self.result) is not outcome:
+            raise InvalidInputError(
+                f"{where}: result {Outcome(self.result).value} contradicts discs "
+                f"{self.black_discs}-{self.white_discs}")
+        object.__setattr__(self, "result", outcome)
+
+    @property
+    def is_bye(self) -> bool:
+        return self.white == BYE
+
+    @property
+    def has_result(self) -> bool:
+        return self.result is not None
+
+    def players(self) -> tuple[str, ...]:
+        """The real players of the table (one for a bye)."""
+        return (self.black,) if self.is_bye else (self.black, self.white)
+
+    def opponent(self, player: str) -> str:
+        """The other side of the table (:data:`~gameopt.pairing.model.BYE` for a bye)."""
+        if player == self.black:
+            return self.white
+        if player == self.white:
+            return self.black
+        raise InvalidInputError(f"round {self.round_no} table {self.table}: "
+                                f"{player!r} does not play here")
+
+    def score_of(self, player: str) -> int:
+        """Half points the game gave ``player`` (2 win, 1 draw, 0 loss); 0 if unplayed."""
+        if self.result is None:
+            return 0
+        if self.result is Outcome.DRAW:
+            return 1
+        winner = self.black if self.result is Outcome.BLACK else self.white
+        return 2 if player == winner else 0
+
+    def discs_of(self, player: str) -> int:
+        """``player``'s discs for the tie-breaks: :func:`final_discs`; a bye counts 32."""
+        if self.is_bye:
+            return BYE_DISCS
+        if self.black_discs is None or self.white_discs is None:
+            return 0
+        b, w = final_discs(self.black_discs, self.white_discs)
+        return b if player == self.black else w
+
+
+# ------------------------------------------------------------------ checks of a round's tables
+@dataclass(frozen=True)
+class PairingWarning:
+    """Something a manual pairing change did that the engine would have avoided.
+
+    ``kind`` is ``"rematch"``, ``"forbidden"``, ``"colour"``, ``"bye"`` (a second bye)
+    or ``"absent"`` (a replaced player left without a game).
+    """
+
+    kind: str
+    round_no: int
+    table: int
+    players: tuple[str, ...]
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def check_pairing(k: int, tables: Sequence[Table], players: Sequence[PlayerRecord],
+                  forbidden: frozenset[frozenset[str]]) -> None:
+    """Raise unless ``tables`` pair every player active in round ``k`` exactly once.
+
+    Also refused: unknown or inactive players, repeated table numbers, a forbidden pair,
+    and a number of byes other than ``len(active) % 2`` (byes have ``white == BYE``).
+
+    Raises
+    ------
+    InvalidInputError
+        Naming the round, and the table or player at fault.
+    """
+    by_id = {p.id: p for p in players}
+    active = {p.id for p in players if p.active_in(k)}
+    if not active:
+        raise InvalidInputError(f"round {k}: no active players to pair")
+    numbers = Counter(t.number for t in tables)
+    dup = [n for n, c in numbers.items() if c > 1 or n < 1]
+    if dup:
+        raise InvalidInputError(f"round {k}: table number {dup[0]} repeated or below 1")
+    seen: Counter[str] = Counter()
+    for t in tables:
+        if t.black == t.white:
+            raise InvalidInputError(f"round {k} table {t.number}: {t.black} against itself")
+        for pid in (t.black, t.white):
+            if pid == BYE:
+                continue
+            if pid not in by_id:
+                raise InvalidInputError(f"round {k} table {t.number}: unknown player {pid!r}")
+            if pid not in active:
+                raise InvalidInputError(f"round {k} table {t.number}: player {pid} is not "
+                                        f"active in round {k}")
+            seen[pid] += 1
+        if frozenset((t.black, t.white)) in forbidden:
+            raise InvalidInputError(f"round {k} table {t.number}: {t.black} and {t.white} "
+                                    "are a forbidden pair")
+    twice = sorted(pid for pid, c in seen.items() if c > 1)
+    missing = sorted(active - set(seen))
+    if twice:
+        raise InvalidInputError(f"round {k}: player {twice[0]} paired twice")
+    if missing:
+        raise InvalidInputError(f"round {k}: active player {', '.join(missing)} not paired")
+    byes = sum(t.white == BYE for t in tables)
+    if byes != len(active) % 2:
+        raise InvalidInputError(f"round {k}: {byes} byes for {len(active)} players")
+
+
+def require_complete(games: Sequence[GameRecord], k: int) -> None:
+    """Raise unless every game of the rounds before ``k`` has a result (names them)."""
+    missing = [g for g in games if g.round_no < k and not g.has_result]
+    if missing:
+        r = missing[0].round_no
+        tables = ", ".join(str(g.table) for g in missing if g.round_no == r)
+        raise InvalidInputError(f"round {r}: no result yet at table {tables}")
+
+
+def pairing_warnings(k: int, tables: Sequence[Table], games: Sequence[GameRecord],
+                     forbidden: frozenset[frozenset[str]]) -> list[PairingWarning]:
+    """What ``tables`` of round ``k`` do that a pairing should avoid, given the earlier
+    ``games``: a rematch, a forbidden pair, a colour balance (blacks − whites, this round
+    included) of 2 or more either way, a second bye. Per table, in that order.
+    """
+    past = [g for g in games if g.round_no < k]
+    out: list[PairingWarning] = []
+    for t in tables:
+        if t.white == BYE:
+            if any(g.is_bye and g.black == t.black for g in past):
+                out.append(PairingWarning("bye", k, t.number, (t.black,),
+                                          f"round {k} table {t.number}: second bye for "
+                                          f"{t.black}"))
+            continue
+        pair = (t.black, t.white)
+        met = [g.round_no for g in past if set(g.players()) == set(pair)]
+        if met:
+            out.append(PairingWarning("rematch", k, t.number, pair,
+                                      f"round {k} table {t.number}: {t.black} and {t.white} "
+                                      f"already met in round {', '.join(map(str, met))}"))
+        if frozenset(pair) in forbidden:
+            out.append(PairingWarning("forbidden", k, t.number, pair,
+                                      f"round {k} table {t.number}: {t.black} and {t.white} "
+                                      "are a forbidden pair"))
+        for pid, sign in ((t.black, 1), (t.white, -1)):
+            delta = sign + sum(1 if g.black == pid else -1 for g in past
+                               if not g.is_bye and pid in g.players())
+            if abs(delta) >= 2:
+                out.append(PairingWarning(
+                    "colour", k, t.number, (pid,),
+                    f"round {k} table {t.number}: {pid} would have {delta:+d} "
+                    "blacks over whites"))
+    return out
