@@ -33,7 +33,7 @@ def test_build_bnb_proves_the_full_collection(capsys: pytest.CaptureFixture[str]
     assert main(["deck", "build", "--cost", "150", "--method", "bnb", "--time-limit", "30",
                  "--no-explain"]) == 0
     out = capsys.readouterr().out
-    assert "bnb in" in out and "s CPU, proven optimal" in out
+    assert "bnb in" in out and "s cpu time, proven optimal" in out
 
 
 def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

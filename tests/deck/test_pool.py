@@ -7,20 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gameopt.deck.pool import (
-    Collection,
-    Piece,
-    Pool,
-    Rules,
-    Scores,
+from gameopt.deck.formats import (
     read_collection,
     read_pool,
     read_scores,
-    to_problem,
     write_collection,
     write_pool,
     write_scores,
 )
+from gameopt.deck.pool import Collection, Piece, Pool, Rules, Scores, to_problem
 from gameopt.errors import InvalidInputError
 
 HEADER = "id,name,character,attribute,cost,rarity\n"
@@ -176,14 +171,14 @@ def test_scores_duplicate_ids() -> None:
 @pytest.mark.parametrize("suffix", [".csv", ".json"])
 def test_pool_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
     path = tmp_path / f"pool{suffix}"
-    write_pool(pool, path)
+    write_pool(path, pool)
     assert read_pool(path).pieces == pool.pieces
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".json"])
 def test_collection_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
     path = tmp_path / f"coll{suffix}"
-    write_collection(Collection((5, 1, 3)), path)
+    write_collection(path, Collection((5, 1, 3)))
     assert read_collection(path, pool).owned == (5, 1, 3)
 
 
@@ -191,7 +186,7 @@ def test_collection_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
                                               ("s.csv", False)])
 def test_scores_round_trip(tmp_path: Path, scores: Scores, name: str, sparse: bool) -> None:
     path = tmp_path / name
-    write_scores(scores, path, sparse=sparse)
+    write_scores(path, scores, sparse=sparse)
     back = read_scores(path)
     ids = back.ids
     sub = [scores.index[i] for i in ids]
