@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from gameopt.deck import _vds_kernel as vds_kernel
+from gameopt.deck._rule_arrays import ATTR, COST, size_only
 from gameopt.deck.build import build_deck
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import deck_problems, is_feasible
@@ -84,17 +85,18 @@ def test_gains_match_recomputation_after_swaps() -> None:
     char = rng.integers(0, 10, n).astype(np.int64)
     attr = (rng.random(n) < 0.5).astype(np.int64)
     deck = rng.choice(n, size, replace=False).astype(np.int64)
-    pos, g, cc, st = vds_kernel.init_state(R, leader, deck, char, 10, cost, attr)
+    rules = size_only(n)._replace(cost=cost, char=char, n_char=10, attr=attr)
+    pos, g, cc, st = vds_kernel.init_state(R, leader, deck, rules)
     for _ in range(200):
         a = int(deck[rng.integers(size)])
         b = int(rng.choice(np.flatnonzero(pos < 0)))
         p = DeckProblem(R, size, leader_scores=leader)
         before = deck_score(p, deck)
         gain = g[b] - g[a] - R[a, b]
-        vds_kernel.apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+        vds_kernel.apply_swap(R, a, b, deck, pos, g, cc, st, rules)
         np.testing.assert_allclose(g, leader + R[:, deck].astype(np.float64).sum(1), atol=1e-9)
         assert deck_score(p, deck) == pytest.approx(before + gain, abs=1e-9)
-        assert st[0] == cost[deck].sum() and st[1] == attr[deck].sum()
+        assert st[COST] == cost[deck].sum() and st[ATTR] == attr[deck].sum()
         np.testing.assert_array_equal(cc, np.bincount(char[deck], minlength=10))
         assert all(pos[deck[k]] == k for k in range(size)) and (pos >= 0).sum() == size
 
@@ -205,9 +207,7 @@ def test_constrained_move_is_the_best_non_tabu_swap() -> None:
         np.fill_diagonal(R, 0)
         leader = np.zeros(n, np.float32)
         deck = rng.choice(n, size, replace=False).astype(np.int64)
-        char = np.arange(n, dtype=np.int64)
-        pos, g, _, _ = vds_kernel.init_state(R, leader, deck, char, n, np.zeros(n, np.int64),
-                                    np.zeros(n, np.int64))
+        pos, g, _, _ = vds_kernel.init_state(R, leader, deck, size_only(n))
         it = 50
         until = np.where(rng.random(n) < 0.3, it + 5, 0).astype(np.int64)
         locked = (rng.random(n) < 0.1).astype(np.int64)

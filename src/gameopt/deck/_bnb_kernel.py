@@ -53,6 +53,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.deck._rule_arrays import RuleArrays
+
 __all__ = ["search", "SIZE", "COST", "ATTR", "TOP", "KILLED", "DONE", "SCORE", "BEST", "TOL"]
 
 # Indices into ``st`` (int64, shape (5,))
@@ -102,13 +104,13 @@ def _top_r(vals, costs, m, r, idx):
 
 
 @njit(cache=True)
-def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, mu, h, hc, ht,
-            gg):
+def _scores(R, P, p, k, g, cc, st, rules, budget, dead, mu, h, hc, ht, gg):
     """Fill ``h``, ``hc`` (cost), ``ht`` (piece) and ``gg`` (``g + mu·cost``) for the open
     pieces that fit, as in the module docstring; returns (their count, attribute pieces
     among them), count -1 when some piece has fewer than r - 1 partners (no deck below).
     """
     n = R.shape[0]
+    cost, char, climit, attr = rules.cost, rules.char, rules.climit, rules.attr
     r = k - st[SIZE]
     m = 0
     n_attr = 0
@@ -193,8 +195,7 @@ def _fix(h, hc, ht, m, r, z, lam, budget, thr, w, idx, dead, kst, st, d):
 
 
 @njit(cache=True)
-def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst,
-          d, h, hc, ht, gg, w, idx):
+def bound(R, P, V, mu, p, k, g, cc, st, fs, rules, dead, kst, d, h, hc, ht, gg, w, idx):
     """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
     subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
 
@@ -216,14 +217,13 @@ def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin,
     z = fs[SCORE]
     if r == 0:
         return z
-    budget = cap - st[COST]
+    budget = rules.cap - st[COST]
     thr = fs[BEST] + fs[TOL]
     vr = V[p, r]
     b = -np.inf
     for rnd in range(_FIX_ROUNDS + 1):
-        m, n_attr = _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead,
-                            mu, h, hc, ht, gg)
-        if m < r or amin - st[ATTR] > min(r, n_attr):
+        m, n_attr = _scores(R, P, p, k, g, cc, st, rules, budget, dead, mu, h, hc, ht, gg)
+        if m < r or rules.amin - st[ATTR] > min(r, n_attr):
             return -np.inf
         b, lam = _lagrange(h, hc, m, r, budget, z, thr, w, idx)
         lam2 = 0.0
@@ -242,24 +242,27 @@ def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin,
 
 
 @njit(cache=True)
-def _add(R, t, g, cc, st, fs, chosen, cost, char, attr):
+def _add(R: np.ndarray, t: int, g: np.ndarray, cc: np.ndarray, st: np.ndarray,
+         fs: np.ndarray, chosen: np.ndarray, rules: RuleArrays) -> None:
+    """Choose piece ``t``: S, its counts, its score and the gains ``g`` of later pieces."""
     chosen[st[SIZE]] = t
     st[SIZE] += 1
-    st[COST] += cost[t]
-    st[ATTR] += attr[t]
-    cc[char[t]] += 1
+    st[COST] += rules.cost[t]
+    st[ATTR] += rules.attr[t]
+    cc[rules.char[t]] += 1
     fs[SCORE] += g[t]
     for c in range(t + 1, R.shape[0]):
         g[c] += R[t, c]
 
 
 @njit(cache=True)
-def _remove(R, t, g, cc, st, cost, char, attr):
+def _remove(R: np.ndarray, t: int, g: np.ndarray, cc: np.ndarray, st: np.ndarray,
+            rules: RuleArrays) -> None:
     """Undo :func:`_add` except the score (the caller restores it from its frame)."""
     st[SIZE] -= 1
-    st[COST] -= cost[t]
-    st[ATTR] -= attr[t]
-    cc[char[t]] -= 1
+    st[COST] -= rules.cost[t]
+    st[ATTR] -= rules.attr[t]
+    cc[rules.char[t]] -= 1
     for c in range(t + 1, R.shape[0]):
         g[c] -= R[t, c]
 
@@ -273,9 +276,18 @@ def _pop(dead, kst, st, fk, d):
 
 
 @njit(cache=True)
-def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
-           fp, fph, fb, fz, fk, dead, kst, max_nodes):
+def search(R: np.ndarray, P: np.ndarray, V: np.ndarray, mu: float, k: int,
+           rules: RuleArrays, g: np.ndarray, cc: np.ndarray, st: np.ndarray, fs: np.ndarray,
+           chosen: np.ndarray, best: np.ndarray, fp: np.ndarray, fph: np.ndarray,
+           fb: np.ndarray, fz: np.ndarray, fk: np.ndarray, dead: np.ndarray, kst: np.ndarray,
+           max_nodes: int) -> int:
     """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
+
+    ``R`` float64 (n, n) and ``P`` int32 (n, n) (each row's partners by descending score)
+    in branching order; ``V`` float64 (n + 1, k + 1) the Russian-doll table (``inf``: none)
+    priced at ``mu``; ``k`` the deck size; ``rules`` a
+    :class:`~gameopt.deck._rule_arrays.RuleArrays` in branching order; the state arrays
+    as in the module docstring.
 
     The search is finished when ``st[TOP] == DONE``; otherwise call again to resume.
     Improving leaves update ``fs[BEST]`` and ``best``.
@@ -292,14 +304,14 @@ def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, c
     while d >= 0 and nodes < max_nodes:
         p = fp[d]
         if fph[d] == 1:  # back from the include child: undo, then the exclude child
-            _remove(R, p, g, cc, st, cost, char, attr)
+            _remove(R, p, g, cc, st, rules)
             fs[SCORE] = fz[d]
             fp[d] = p + 1
             fph[d] = 0
             continue
         nodes += 1
         if st[SIZE] == k:
-            if fs[SCORE] > fs[BEST] and st[ATTR] >= amin:
+            if fs[SCORE] > fs[BEST] and st[ATTR] >= rules.amin:
                 fs[BEST] = fs[SCORE]
                 for t in range(k):
                     best[t] = chosen[t]
@@ -310,16 +322,16 @@ def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, c
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        b = bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead,
-                  kst, d, h, hc, ht, gg, w, idx)
+        b = bound(R, P, V, mu, p, k, g, cc, st, fs, rules, dead, kst, d, h, hc, ht, gg, w, idx)
         fb[d] = b
         if b <= fs[BEST] + fs[TOL]:
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        if dead[p] < 0 and not _blocked(p, cap - st[COST], cost, char, cc, climit):
+        if dead[p] < 0 and not _blocked(p, rules.cap - st[COST], rules.cost, rules.char, cc,
+                                        rules.climit):
             fz[d] = fs[SCORE]
-            _add(R, p, g, cc, st, fs, chosen, cost, char, attr)
+            _add(R, p, g, cc, st, fs, chosen, rules)
             fph[d] = 1
             d += 1
             fp[d] = p + 1

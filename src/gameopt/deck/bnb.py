@@ -33,6 +33,7 @@ from gameopt.core.progress import Progress, ProgressCallback, Throttle
 from gameopt.core.stop import StopRule
 from gameopt.deck import _bnb_kernel as bnb_kernel
 from gameopt.deck._bnb_kernel import BEST, DONE, TOL, TOP
+from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.build import build_deck, start_deck
 from gameopt.deck.exact import upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
@@ -43,7 +44,6 @@ from gameopt.errors import InvalidInputError, SolverError
 __all__ = ["solve_bnb", "MAX_PIECES"]
 
 MAX_PIECES = 4000  # the partner lists take 4·n² bytes
-_BIG = 2**62
 _CHUNK = 200_000  # nodes between time checks at n = 100 (fewer for larger n: _chunk)
 _QUICK = 0.01  # share of the time limit tried without the table (easy cases end there)
 _QUICK_NO_LIMIT = 0.6  # seconds tried without the table when there is no time limit
@@ -65,6 +65,14 @@ class _Data:
     amin: int
     n_must: int
 
+    @property
+    def rules(self) -> RuleArrays:
+        """The rules in branching order, as the kernel takes them."""
+        n = self.R.shape[0]
+        zero = np.zeros(n, dtype=np.int64)
+        return RuleArrays(self.cost, self.cap, self.char, int(self.char.max(initial=0)) + 1,
+                          self.climit, self.attr, self.amin, zero, zero)
+
 
 def _data(p: DeckProblem) -> _Data:
     n, k = p.n, p.size
@@ -83,7 +91,7 @@ def _data(p: DeckProblem) -> _Data:
     Ro = np.ascontiguousarray(R[np.ix_(order, order)])
     if p.character is None:
         char = np.arange(n, dtype=np.int64)
-        climit = np.full(n, _BIG, dtype=np.int64)
+        climit = np.full(n, NO_CAP, dtype=np.int64)
     else:
         used, inv = np.unique(p.character[order], return_inverse=True)
         char = inv.astype(np.int64)
@@ -91,7 +99,7 @@ def _data(p: DeckProblem) -> _Data:
     return _Data(order, Ro, np.argsort(-Ro, axis=1, kind="stable").astype(np.int32),
                  L[order], np.zeros(n, np.int64) if p.cost is None
                  else p.cost[order].astype(np.int64),
-                 _BIG if p.cost_cap is None else int(p.cost_cap), char, climit,
+                 NO_CAP if p.cost_cap is None else int(p.cost_cap), char, climit,
                  np.zeros(n, np.int64) if p.attribute is None
                  else (p.attribute[order] != 0).astype(np.int64),
                  int(p.attribute_min), len(p.must))
@@ -272,20 +280,23 @@ def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
     if max_r is None:
         max_r = _table_r(k)
     char = np.arange(n, dtype=np.int64)
-    climit = np.full(n, _BIG, dtype=np.int64)
+    climit = np.full(n, NO_CAP, dtype=np.int64)
+    # The rules relaxed to the size: costs only priced (mu), the first piece added free
+    relaxed = RuleArrays(d.cost, NO_CAP, char, n, climit, zero, 0, zero, zero)
+    first = relaxed._replace(cost=zero)
     nodes = 0
     for i in range(n - 2, d.n_must - 1, -1):
         for j in range(2, min(max_r, n - i) + 1):
             inc = float(V[i + 1, j])
             g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(n, j, n, inc, 0.0)
             g[:] = -mu * d.cost
-            bnb_kernel._add(d.R, i, g, cc, st, fs, chosen, zero, char, zero)
+            bnb_kernel._add(d.R, i, g, cc, st, fs, chosen, first)
             fp[0] = i + 1
             best = np.zeros(j, dtype=np.int64)
             while st[TOP] >= 0:
-                nodes += int(bnb_kernel.search(d.R, d.P, V, mu, j, d.cost, _BIG, char, climit,
-                                               zero, 0, g, cc, st, fs, chosen, best, fp, fph,
-                                               fb, fz, fk, dead, kst, _chunk(n)))
+                nodes += int(bnb_kernel.search(d.R, d.P, V, mu, j, relaxed, g, cc, st, fs,
+                                               chosen, best, fp, fph, fb, fz, fk, dead, kst,
+                                               _chunk(n)))
                 if st[TOP] >= 0 and clock.past(seconds):
                     V[i, j:max_r + 1] = np.inf
                     return V, nodes
@@ -305,14 +316,14 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _C
     g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(
         n, k, int(d.char.max(initial=0)) + 1, score0, 1e-9 * max(1.0, abs(score0)))
     g[:] = d.leader
+    rules = d.rules
     for t in range(d.n_must):
-        bnb_kernel._add(d.R, t, g, cc, st, fs, chosen, d.cost, d.char, d.attr)
+        bnb_kernel._add(d.R, t, g, cc, st, fs, chosen, rules)
     fp[0] = d.n_must
     nodes = 0
     while st[TOP] >= 0:
-        nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, d.cost, d.cap, d.char, d.climit,
-                                       d.attr, d.amin, g, cc, st, fs, chosen, best, fp, fph,
-                                       fb, fz, fk, dead, kst, _chunk(n)))
+        nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, rules, g, cc, st, fs, chosen, best,
+                                       fp, fph, fb, fz, fk, dead, kst, _chunk(n)))
         clock.report("bnb", nodes, None, float(fs[BEST]))
         if clock.past(seconds):
             break

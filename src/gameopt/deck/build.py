@@ -31,6 +31,7 @@ from gameopt.deck import _construct_kernel as construct_kernel
 from gameopt.deck import _strength_kernel as strength_kernel
 from gameopt.deck import _tabu_kernel as tabu_kernel
 from gameopt.deck import _vds_kernel as vds_kernel
+from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
@@ -40,7 +41,6 @@ __all__ = ["HEURISTICS", "build_deck", "start_deck"]
 
 #: The heuristic methods :func:`build_deck` runs.
 HEURISTICS = ("greedy", "hc", "vds", "tabu")
-_BIG = 2**62
 _TRIES = 50  # candidates tried per construction step before completing by the certificate
 _TABU_BASE, _TABU_RAND = 15, 10  # tabu tenure of a dropped piece: 15 + U{0..10} swaps
 _PARTNERS = 2  # seed strength: partner lists of 2·(size-1) pieces per row
@@ -56,10 +56,10 @@ class _Arrays:
         self.leader = (np.zeros(n, np.float32) if p.leader_scores is None
                        else p.leader_scores)
         self.cost = np.zeros(n, np.int64) if p.cost is None else p.cost.astype(np.int64)
-        self.cap = _BIG if p.cost_cap is None else int(p.cost_cap)
+        self.cap = NO_CAP if p.cost_cap is None else int(p.cost_cap)
         if p.character is None:
             self.char = np.arange(n, dtype=np.int64)
-            self.climit = np.full(n, _BIG, dtype=np.int64)
+            self.climit = np.full(n, NO_CAP, dtype=np.int64)
         else:
             used, self.char = np.unique(p.character, return_inverse=True)
             self.char = self.char.astype(np.int64)
@@ -72,13 +72,15 @@ class _Arrays:
         self.locked = np.zeros(n, np.int64)
         self.locked[list(p.must)] = 1
         self.order = np.argsort(self.cost, kind="stable").astype(np.int64)  # cheapest first
-        self.free = (self.cap == _BIG and self.amin == 0
+        self.free = (self.cap == NO_CAP and self.amin == 0
                      and bool((per_char <= self.climit).all()))
         lo, hi = p.r_range
         self.spread = hi - lo  # ≥ the off-diagonal spread
         self.rmin = min(lo, 0.0)  # ≤ every R entry
         self.eps = 1e-7 * max(1.0, -lo, hi)
-        self.rule: StopRule | None = None  # the run's stop rule (the CP-SAT start's time)
+        self.stop_rule: StopRule | None = None  # the run's stop (the CP-SAT start's time)
+        self.rules = RuleArrays(self.cost, self.cap, self.char, self.n_char, self.climit,
+                                self.attr, self.amin, self.locked, self.order)
 
 
 def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | None:
@@ -148,7 +150,7 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     """A feasible deck of least cost by CP-SAT, or InfeasibleError (a proof).
 
     The model is :func:`gameopt.deck.constraints.build_start_model` (every rule, least
-    cost), solved by :func:`gameopt.ip.solve` within the time left to the run (``a.rule``;
+    cost), solved by :func:`gameopt.ip.solve` within the time left to the run (``a.stop_rule``;
     no limit without one).
     """
     from gameopt.deck.constraints import build_start_model
@@ -156,8 +158,8 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
 
     model, x = build_start_model(p)
     seconds = None
-    if a.rule is not None and np.isfinite(a.rule.deadline.seconds):
-        seconds = max(a.rule.deadline.remaining(), 0.01)
+    if a.stop_rule is not None and np.isfinite(a.stop_rule.deadline.seconds):
+        seconds = max(a.stop_rule.deadline.remaining(), 0.01)
     try:
         res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0)
     except InfeasibleError:
@@ -179,10 +181,9 @@ def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None,
     if a.free:  # size rule only (MDP)
         return _construct_free(p, a, rng, chosen)
     rank = np.zeros(0) if rng is None else rng.random(p.n)
-    deck, ok = construct_kernel.construct(
-        a.R, a.leader, np.asarray(chosen, np.int64), p.size, a.char, a.n_char, a.climit,
-        a.cost, a.cap, a.attr, a.amin, a.order, rank, _TRIES,
-        0 if seed_piece is None else len(p.must))
+    deck, ok = construct_kernel.construct(a.R, a.leader, np.asarray(chosen, np.int64), p.size,
+                                          a.rules, rank, _TRIES,
+                                          0 if seed_piece is None else len(p.must))
     if ok:
         return [int(i) for i in deck]
     return _cpsat_start(p, a) if seed_piece is None else None
@@ -241,8 +242,8 @@ def _run_ls(a: _Arrays, deck: list[int], depth: int, relax: int, width: int,
     empty = np.zeros(0, np.int64)
     ka, kb, nk = kick if kick is not None else (empty, empty, 0)
     out, moves, swaps = vds_kernel.local_search(
-        a.R, a.rmin, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost,
-        a.cap, a.attr, a.amin, a.locked, depth, relax, width, a.eps, ka, kb, nk, 10**9)
+        a.R, a.rmin, a.leader, np.asarray(deck, np.int64), a.rules, depth, relax, width, a.eps,
+        ka, kb, nk, 10**9)
     return out, int(moves), int(swaps)
 
 
@@ -252,9 +253,8 @@ def _run_tabu(a: _Arrays, deck: list[int], stall: int, seed: int, target: float,
     empty = np.zeros(0, np.int64)
     ka, kb, nk = kick if kick is not None else (empty, empty, 0)
     out, _, iters = tabu_kernel.tabu_search(
-        a.R, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost, a.cap,
-        a.attr, a.amin, a.locked, ka, kb, nk, a.free, a.spread, stall, _TABU_BASE,
-        _TABU_RAND, np.random.default_rng(seed), target, a.eps)
+        a.R, a.leader, np.asarray(deck, np.int64), a.rules, ka, kb, nk, a.free, a.spread,
+        stall, _TABU_BASE, _TABU_RAND, np.random.default_rng(seed), target, a.eps)
     return out, int(iters)
 
 
@@ -335,7 +335,7 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         limit = dataclasses.replace(limit, clock="cpu")
     rule = limit.start()
     a = _Arrays(problem)
-    a.rule = rule
+    a.stop_rule = rule
     _raise_if_plainly_infeasible(problem, a)
     rng = make_rng(seed)
     if start is not None:
@@ -442,7 +442,7 @@ def _seed_order(p: DeckProblem, a: _Arrays) -> npt.NDArray[np.int64]:
     if k <= 1 or p.n <= 1:
         return np.argsort(-a.leader.astype(np.float64), kind="stable").astype(np.int64)
     V, J = strength_kernel.top_partners(a.R, min(p.n - 1, _PARTNERS * (k - 1)))
-    lam = (0.0 if a.cap == _BIG
+    lam = (0.0 if a.cap == NO_CAP
            else strength_kernel.cap_price(V, J, a.cost, a.leader, k, a.cap, a.locked, _PRICE_STEPS))
     b, _ = strength_kernel.strengths(V, J, a.cost, a.leader, k - 1, lam, k)
     plain = np.argsort(-b, kind="stable").astype(np.int64)

@@ -26,6 +26,7 @@ from ortools.sat.python import cp_model
 
 from gameopt.core.limit import Limit
 from gameopt.core.progress import Progress, ProgressCallback
+from gameopt.core.stop import StopFlag
 from gameopt.deck import _strength_kernel as strength_kernel
 from gameopt.deck.build import start_deck
 from gameopt.deck.constraints import add_rule_constraints, choice_variables
@@ -237,18 +238,23 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     return model, x, y
 
 
-class _SolutionProgress(cp_model.CpSolverSolutionCallback):
-    """Reports each CP-SAT solution: its score and the bound, unscaled."""
+class _OnSolution(cp_model.CpSolverSolutionCallback):
+    """At each CP-SAT solution: report its score and the bound (unscaled), and stop the
+    search when the stop flag is set."""
 
-    def __init__(self, progress: ProgressCallback, scale: int) -> None:
+    def __init__(self, progress: ProgressCallback | None, stop: StopFlag | None,
+                 scale: int) -> None:
         super().__init__()
-        self._progress, self._scale, self._count = progress, scale, 0
+        self._progress, self._stop, self._scale, self._count = progress, stop, scale, 0
 
     def on_solution_callback(self) -> None:
         self._count += 1
-        unit = 2.0 * self._scale
-        self._progress(Progress("exact", self._count, None, self.objective_value / unit,
-                                {"bound": round(self.best_objective_bound / unit, 3)}))
+        if self._progress is not None:
+            unit = 2.0 * self._scale
+            self._progress(Progress("exact", self._count, None, self.objective_value / unit,
+                                    {"bound": round(self.best_objective_bound / unit, 3)}))
+        if self._stop is not None and self._stop.is_set():
+            self.stop_search()
 
 
 def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: int = 2,
@@ -262,7 +268,8 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
     problem : DeckProblem
     limit : Limit, optional
         ``time``: wall seconds for CP-SAT (its time limit is wall time: a CPU clock is
-        refused); the VDS hint is not counted in it. No time: until proven.
+        refused); the VDS hint is not counted in it. No time: until proven. ``stop``: seen
+        at each solution CP-SAT finds.
     workers : int
         CP-SAT search workers.
     hint : sequence of int, optional
@@ -315,7 +322,8 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
         model.add_hint(xi, i in chosen)
     res = solve(model, time_limit=limit.time, workers=workers, seed=seed,
                 require_solution=False,
-                callback=None if progress is None else _SolutionProgress(progress, scale))
+                callback=(None if progress is None and limit.stop is None
+                          else _OnSolution(progress, limit.stop, scale)))
     if res.has_solution:
         deck = sorted(i for i, xi in enumerate(x) if res.value(xi))
     else:
