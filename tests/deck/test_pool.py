@@ -298,3 +298,24 @@ def test_collection_errors(tmp_path: Path, pool: Pool, name: str, text: str,
                            match: str) -> None:
     with pytest.raises(InvalidInputError, match=match):
         read_collection(write(tmp_path, name, text), pool)
+
+
+def test_every_reader_has_the_one_file_error_wording(tmp_path: Path, pool: Pool) -> None:
+    from gameopt.deck.formats import read_decks, read_mdp
+
+    missing = tmp_path / "missing.csv"
+    for reader, what in ((read_pool, "pool"), (lambda p: read_collection(p, pool), "collection"),
+                         (read_scores, "scores"), (read_decks, "decks"),
+                         (read_mdp, "MDP file")):
+        with pytest.raises(InvalidInputError, match=f"^{what} .*missing.csv: no such file$"):
+            reader(missing)
+    with pytest.raises(InvalidInputError, match=r"^pool .*: is a directory"):
+        read_pool(tmp_path)
+    with pytest.raises(InvalidInputError, match=r"^scores .*s\.npz: no such file$"):
+        read_scores(tmp_path / "s.npz")
+    bad = write(tmp_path, "x.txt.gz", "3 2\n")
+    with pytest.raises(InvalidInputError, match=r"^MDP file .*x\.txt\.gz: not gzip"):
+        read_mdp(bad)
+    with pytest.raises(InvalidInputError, match=r"collection .*: not utf-8 text"):
+        (tmp_path / "c.csv").write_bytes(b"id\n\xff\n")
+        read_collection(tmp_path / "c.csv", pool)

@@ -189,12 +189,13 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     no_table = np.full((n + 1, k + 1), np.inf)
     quick = (total if not table else _QUICK * total if limit.time is not None
              else _QUICK_NO_LIMIT)
-    nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table)
+    nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table, reported=0)
     if st[TOP] >= 0 and table and not clock.rule.stop_requested:
         # not easy: build the table, search again from the incumbent
         mu = _mu(problem, seed)
         V, table_nodes = _table(d, k, clock, 0.5 * total, mu)
-        more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V, mu)
+        more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V, mu,
+                                reported=nodes + table_nodes)
         nodes += table_nodes + more
     deck = sorted(int(i) for i in d.order[best])
     bad = deck_problems(problem, deck)
@@ -307,11 +308,11 @@ def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
 
 
 def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _Clock,
-         seconds: float, V: npt.NDArray[np.float64], mu: float = 0.0
+         seconds: float, V: npt.NDArray[np.float64], mu: float = 0.0, *, reported: int = 0
          ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64],
                     npt.NDArray[np.float64]]:
     """Set up the root (the must-include pieces chosen) and search in chunks until done or
-    ``seconds`` are used on ``clock``."""
+    ``seconds`` are used on ``clock``; progress counts nodes from ``reported``."""
     n = d.R.shape[0]
     g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(
         n, k, int(d.char.max(initial=0)) + 1, score0, 1e-9 * max(1.0, abs(score0)))
@@ -324,7 +325,7 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _C
     while st[TOP] >= 0:
         nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, rules, g, cc, st, fs, chosen, best,
                                        fp, fph, fb, fz, fk, dead, kst, _chunk(n)))
-        clock.report("bnb", nodes, None, float(fs[BEST]))
+        clock.report("bnb", reported + nodes, None, float(fs[BEST]))
         if clock.past(seconds):
             break
     return nodes, st, fs, fb

@@ -268,8 +268,9 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
     problem : DeckProblem
     limit : Limit, optional
         ``time``: wall seconds for CP-SAT (its time limit is wall time: a CPU clock is
-        refused); the VDS hint is not counted in it. No time: until proven. ``stop``: seen
-        at each solution CP-SAT finds.
+        refused); the VDS hint, the cheap bound and the model's construction (O(n²)) come
+        before it and are not counted in it, though ``seconds`` includes them. No time:
+        until proven. ``stop``: seen at each solution CP-SAT finds.
     workers : int
         CP-SAT search workers.
     hint : sequence of int, optional

@@ -190,8 +190,9 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
 
 
 def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
+    data = read_bytes(p, "scores")
     try:
-        z = dict(np.load(io.BytesIO(read_bytes(p, "scores")), allow_pickle=False))
+        z = dict(np.load(io.BytesIO(data), allow_pickle=False))
     except (OSError, ValueError) as e:
         raise InvalidInputError(f"{p}: not an NPZ file ({e})") from None
     if "ids" in z:
