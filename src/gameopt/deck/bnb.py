@@ -217,16 +217,17 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
 
 
 def _chunk(n: int) -> int:
-    """Nodes between two time checks: a node costs about O(n·k), so fewer for large n
-    (n = 1000: a 200,000-node chunk ran 30 CPU s past a table's deadline)."""
+    """Nodes between two time checks: a node costs about O(n·k), so fewer for large n."""
+    # (n = 1000: a 200,000-node chunk ran 30 CPU s past a table's deadline)
     return max(1, min(_CHUNK, _CHUNK * 100 // max(n, 1)))
 
 
 def _table_r(k: int) -> int:
-    """Largest r of the table: its last columns cost the most and tighten little (random
-    dense, deck 15, table + search CPU s on a loaded machine: n = 80, r ≤ 13: 31.7 + 26.2,
-    r ≤ 12: 12.5 + 28.9, r ≤ 11: 4.8 + 31.2; n = 100, r ≤ 12: 20.5 + 14.8, r ≤ 11:
-    9.2 + 25.6; n = 60, r ≤ 10 without the cost price: 0.4 + 6.8)."""
+    """Largest r of the table: its last columns cost the most and tighten little."""
+    # Measured on random dense scores, deck 15, table + search CPU s on a loaded machine:
+    # n = 80, r <= 13: 31.7 + 26.2, r <= 12: 12.5 + 28.9, r <= 11: 4.8 + 31.2; n = 100,
+    # r <= 12: 20.5 + 14.8, r <= 11: 9.2 + 25.6; n = 60, r <= 10 without the cost price:
+    # 0.4 + 6.8.
     return max(1, k - 4)
 
 

@@ -79,7 +79,7 @@ def upper_bound(problem: DeckProblem) -> float:
     Notes
     -----
     O(n²) time and memory per evaluation (one partition per row; with a binding cap a
-    few more, one per halving): about a second for n = 2,000.
+    few more, one per halving).
 
     References
     ----------

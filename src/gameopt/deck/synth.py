@@ -16,7 +16,7 @@ The model, in the spirit of a collectible piece game:
   of the weight), the staples, and a little from everything else — one piece per
   character. Row format: leader first.
 
-Everything is vectorised per archetype; the default sizes run in about a second.
+Everything is vectorised per archetype.
 """
 
 from __future__ import annotations
