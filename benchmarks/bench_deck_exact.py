@@ -9,9 +9,9 @@ Two kinds of instance, deck size 15:
   ``synthesize(seed)`` (archetype structure, scores learnt from its deck corpus), one piece
   per character and a cost cap of 150; n = 100, 200, 500, 1000, 2000.
 
-For each n: the branch and bound (:func:`gameopt.deck.bnb.solve_bnb`, VDS incumbent, time
-limit in CPU s) and the baseline, the CP-SAT model (:func:`gameopt.deck.exact.solve_exact`,
-VDS hint, time limit in wall s, ``--workers`` workers), on every n of the list (difficulty
+For each n: the branch and bound (``solve(p, "bnb")``, VDS incumbent, time limit in CPU
+s) and the baseline, the CP-SAT model (``solve(p, "exact")``, VDS hint, time limit in wall
+s, ``--workers`` workers), on every n of the list (difficulty
 is not monotonic in n: a sub-collection may be harder than a larger one). Reported:
 score, bound, gap, CPU s (process time, the VDS run included) and, for the branch and
 bound, nodes. A bound not proved is the method's own bound capped by
@@ -29,12 +29,10 @@ import time
 
 import numpy as np
 
+from gameopt.core import Limit
 from gameopt.core.table import format_table
-from gameopt.deck.bnb import solve_bnb
-from gameopt.deck.build import build_deck
-from gameopt.deck.exact import ExactDeck, solve_exact
-from gameopt.deck.pool import Collection, Rules, to_problem
-from gameopt.deck.problem import DeckProblem
+from gameopt.deck import DeckProblem, DeckResult, Rules, solve, to_problem
+from gameopt.deck.pool import Collection
 from gameopt.deck.scores import deck_scores
 from gameopt.deck.synth import synthesize
 
@@ -67,10 +65,10 @@ def synth_instances(seed: int) -> dict[int, DeckProblem]:
     return out
 
 
-def _row(kind: str, n: int, method: str, r: ExactDeck, cpu: float) -> list[object]:
-    return [kind, n, method, f"{r.score:.3f}", f"{r.upper_bound:.3f}",
-            f"{100 * r.gap:.3f}", "yes" if r.proven else "no", f"{cpu:.2f}",
-            f"{r.nodes:,}" if method == "bnb" else ""]
+def _row(kind: str, n: int, method: str, r: DeckResult, cpu: float) -> list[object]:
+    return [kind, n, method, f"{r.score:.3f}", f"{r.bound:.3f}",
+            f"{100 * (r.gap or 0.0):.3f}", "yes" if r.proven else "no", f"{cpu:.2f}",
+            f"{r.stats['nodes']:,}" if method == "bnb" else ""]
 
 
 def main() -> None:
@@ -85,8 +83,8 @@ def main() -> None:
     args = ap.parse_args()
     sizes = (SIZES[args.kind] if args.sizes is None
              else tuple(int(x) for x in args.sizes.split(",")))
-    build_deck(instance(20, 0), "vds", seed=0)  # numba compile / cache load
-    solve_bnb(instance(12, 0, 4))
+    solve(instance(20, 0), "vds", seed=0)  # numba compile / cache load
+    solve(instance(12, 0, 4), "bnb")
     problems = ({n: instance(n, args.seed) for n in sizes}
                 if args.kind == "random" else synth_instances(args.seed))
     rows: list[list[object]] = []
@@ -98,9 +96,10 @@ def main() -> None:
             p = problems[n]
             t = time.process_time()
             if method == "bnb":
-                r = solve_bnb(p, time_limit=args.time_limit, seed=0)
+                r = solve(p, "bnb", limit=Limit(time=args.time_limit, clock="cpu"), seed=0)
             else:
-                r = solve_exact(p, time_limit=args.time_limit, workers=args.workers)
+                r = solve(p, "exact", limit=Limit(time=args.time_limit, clock="wall"),
+                          workers=args.workers)
             rows.append(_row(args.kind, n, method, r, time.process_time() - t))
             print(*rows[-1], flush=True)
             if r.proven:

@@ -17,9 +17,11 @@ import statistics
 import sys
 from pathlib import Path
 
+from gameopt.core import Limit
 from gameopt.core.table import format_table
-from gameopt.deck.build import build_deck
-from gameopt.deck.mdp import read_mdp, solve_mdp
+from gameopt.deck import solve
+from gameopt.deck.formats import read_mdp
+from gameopt.deck.mdp import solve_mdp
 
 
 def main() -> int:
@@ -37,22 +39,25 @@ def main() -> int:
               file=sys.stderr)
         return 2
     rows = list(csv.DictReader((folder / "bkv.csv").open()))
-    solve_mdp(folder / rows[0]["file"], time_limit=0.01, seed=0)  # compile / cache load
-    solve_mdp(folder / rows[0]["file"], time_limit=0.01, seed=0, method="vds")
+    first = read_mdp(folder / rows[0]["file"])
+    solve_mdp(first, limit=Limit(time=0.01, clock="cpu"), seed=0)  # compile / cache load
+    solve_mdp(first, "vds", limit=Limit(time=0.01, clock="cpu"), seed=0)
     methods = ["tabu"] + ([] if args.no_vds else ["vds"])
     table: list[list[object]] = []
     every: dict[str, list[float]] = {m: [] for m in methods}
     for row in rows:
         path, bkv = folder / row["file"], float(row["bkv"])
-        greedy = build_deck(read_mdp(path), "greedy").score
+        problem = read_mdp(path)
+        greedy = solve(problem, "greedy").score
         line: list[object] = [row["instance"], f"{bkv:.3f}", f"{greedy:.3f}"]
         for m in methods:
             times, best = [], -float("inf")
             for seed in range(args.seeds):
-                r = solve_mdp(path, time_limit=args.time_limit, seed=seed, target=bkv,
-                              method=m)
-                best = max(best, r.value)
-                times.append(r.cpu_to_best if r.reached else float("inf"))
+                r = solve_mdp(problem, m, seed=seed,
+                              limit=Limit(time=args.time_limit, clock="cpu", target=bkv))
+                best = max(best, r.score)
+                times.append(r.stats["seconds_to_best"] if r.stats["reached"]
+                             else float("inf"))
             every[m] += times
             ok = sum(t < float("inf") for t in times)
             med = statistics.median(times)

@@ -32,10 +32,9 @@ import statistics
 import sys
 from pathlib import Path
 
+from gameopt.core import Limit
 from gameopt.core.table import format_table
-from gameopt.deck.build import build_deck
-from gameopt.deck.pool import Rules, to_problem
-from gameopt.deck.problem import DeckProblem
+from gameopt.deck import DeckProblem, Rules, solve, to_problem
 from gameopt.deck.scores import deck_scores
 from gameopt.deck.synth import synthesize
 
@@ -60,21 +59,22 @@ def measure(seeds: range, runs: int, long_s: float) -> dict[str, list]:
     """Raw figures: per method the CPU ms and score fractions, and the instance rows."""
     warm = instances(99)[2][1]
     for m in METHODS:
-        build_deck(warm, m, seed=0)  # numba compile / cache load
+        solve(warm, m, seed=0)  # numba compile / cache load
     ms: dict[str, list[float]] = {m: [] for m in METHODS}
     frac: dict[str, list[float]] = {m: [] for m in METHODS}
     rows = []
     for s in seeds:
         for name, p in instances(s):
-            long = build_deck(p, "vds", seed=12345, restarts=10**9, time_limit=long_s)
+            long = solve(p, "vds", seed=12345, restarts=10**9,
+                         limit=Limit(time=long_s, clock="cpu"))
             got: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
             for m in METHODS:
                 for run in range(runs):
-                    r = build_deck(dataclasses.replace(p), m, seed=run)
+                    r = solve(dataclasses.replace(p), m, seed=run)
                     got[m].append((r.score, r.seconds * 1000))
             ref = max([long.score] + [sc for m in METHODS for sc, _ in got[m]])
             line: list[object] = [f"{s}", name, f"{ref:.3f}",
-                                  f"{long.score / ref:.4f} @{long.stats['cpu_to_best']:.2f}s"]
+                                  f"{long.score / ref:.4f} @{long.stats['seconds_to_best']:.2f}s"]
             for m in METHODS:
                 fr = [sc / ref for sc, _ in got[m]]
                 frac[m] += fr

@@ -23,8 +23,7 @@ import sys
 import numpy as np
 
 import bench_deck_vds as base
-from gameopt.deck.pool import Rules, to_problem
-from gameopt.deck.problem import DeckProblem
+from gameopt.deck import DeckProblem, Rules, to_problem
 from gameopt.deck.scores import deck_scores
 from gameopt.deck.synth import synthesize
 

@@ -13,6 +13,22 @@ def test_build_on_embedded_data(capsys: pytest.CaptureFixture[str]) -> None:
     assert "score " in out and "cost " in out and "/200" in out and "contribution" in out
 
 
+def test_method_choices_come_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    from gameopt.deck import METHODS
+
+    with pytest.raises(SystemExit):
+        main(["deck", "build", "--cost", "200", "--method", "anneal"])
+    err = capsys.readouterr().err
+    assert "choose from " + ", ".join(f"'{m}'" for m in METHODS) in err
+
+
+def test_build_prints_the_clock_of_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["deck", "build", "--cost", "200", "--time-limit", "2", "--no-explain",
+                 "--method", "hc"]) == 0
+    out = capsys.readouterr().out
+    assert "hc in " in out and " cpu time" in out
+
+
 def test_build_explains_binding_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "build", "--cost", "150", "--attribute", "god", "--leader", "1000",
                  "--char-limit", "2", "--method", "tabu", "--time-limit", "0.5"]) == 0
@@ -33,7 +49,7 @@ def test_build_bnb_proves_the_full_collection(capsys: pytest.CaptureFixture[str]
     assert main(["deck", "build", "--cost", "150", "--method", "bnb", "--time-limit", "30",
                  "--no-explain"]) == 0
     out = capsys.readouterr().out
-    assert "bnb in" in out and "s CPU, proven optimal" in out
+    assert "bnb in" in out and "s cpu time, proven optimal" in out
 
 
 def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -51,6 +67,7 @@ def test_synth_scores_then_build_from_files(tmp_path, capsys) -> None:  # type: 
     (["deck", "build", "--cost", "10"], "cost 80 > cap 10"),
     (["deck", "build", "--cost", "200", "--must", "x"], "--must 'x'"),
     (["deck", "mdp", "missing.txt"], "no such file"),
+    (["deck", "build", "--cost", "200", "--time-limit", "0"], "--time-limit 0.0: expected"),
 ])
 def test_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 2

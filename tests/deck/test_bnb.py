@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import pytest
 
+from gameopt.core import Limit, Progress
 from gameopt.deck import bnb
+from gameopt.deck._bnb_kernel import BEST, DONE, TOP
 from gameopt.deck.bnb import _data, _search_reference, solve_bnb
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import is_feasible
@@ -32,6 +33,10 @@ def _problem(seed: int, n: int, size: int, *, rules: bool = True) -> DeckProblem
                        leader_scores=rng.random(n).astype(np.float32))
 
 
+def _clock() -> bnb._Clock:
+    return bnb._Clock(Limit(clock="cpu").start(), None)
+
+
 def _feasible(p: DeckProblem) -> list[tuple[int, ...]]:
     return [d for d in itertools.combinations(range(p.n), p.size) if is_feasible(p, d)]
 
@@ -49,7 +54,7 @@ def test_bnb_proves_the_brute_force_optimum(seed: int) -> None:
     r = solve_bnb(p, hint=worst)
     assert r.proven and is_feasible(p, r.deck)
     assert r.score == pytest.approx(opt, abs=1e-9)
-    assert opt <= r.upper_bound <= opt + 1e-6
+    assert opt <= r.bound <= opt + 1e-6
     assert solve_bnb(p).score == pytest.approx(opt, abs=1e-9)  # the VDS incumbent
 
 
@@ -62,22 +67,21 @@ def test_kernel_matches_plain_reference_node_for_node(seed: int) -> None:
     worst = min(decks, key=lambda d: deck_score(p, d))
     r = solve_bnb(p, hint=worst, table=False)
     best, deck, nodes = _search_reference(_data(p), p.size, deck_score(p, worst))
-    assert r.nodes == nodes
+    assert r.stats["nodes"] == nodes
     assert best == pytest.approx(r.score, abs=1e-9)
     d = _data(p)
     if deck:
         assert sorted(int(i) for i in d.order[deck]) == list(r.deck)
     # with a Russian-doll table (and a cost price): the same tree in both
     mu = 0.05 * seed
-    V, _ = bnb._table(d, p.size, time.process_time() + 60, mu, max_r=p.size - 1)
+    V, _ = bnb._table(d, p.size, _clock(), 60, mu, max_r=p.size - 1)
     where = np.empty(p.n, dtype=np.int64)
     where[d.order] = np.arange(p.n)
     inc = np.sort(where[list(worst)]).astype(np.int64)
-    kn, st, fs, _ = bnb._run(d, p.size, inc, deck_score(p, worst), time.process_time(), 60,
-                             V, mu)
+    kn, st, fs, _ = bnb._run(d, p.size, inc, deck_score(p, worst), _clock(), 60, V, mu)
     best2, _, nodes2 = _search_reference(d, p.size, deck_score(p, worst), V, mu)
-    assert st[3] == -1 and kn == nodes2
-    assert best2 == pytest.approx(fs[1], abs=1e-9) == pytest.approx(best, abs=1e-9)
+    assert st[TOP] == DONE and kn == nodes2
+    assert best2 == pytest.approx(fs[BEST], abs=1e-9) == pytest.approx(best, abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -85,7 +89,7 @@ def test_russian_doll_table_equals_brute_force(seed: int) -> None:
     p = _problem(70 + seed, 11, 5, rules=False)
     d = _data(p)
     mu = 0.1 * seed
-    V, _ = bnb._table(d, p.size, time.process_time() + 60, mu, max_r=p.size - 1)
+    V, _ = bnb._table(d, p.size, _clock(), 60, mu, max_r=p.size - 1)
     R = d.R
     for q in range(p.n + 1):
         for r in range(p.size):
@@ -105,7 +109,8 @@ def test_pausing_every_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch
     whole = solve_bnb(p, hint=min(_feasible(p), key=lambda d: deck_score(p, d)))
     monkeypatch.setattr(bnb, "_CHUNK", 3)
     paused = solve_bnb(p, hint=min(_feasible(p), key=lambda d: deck_score(p, d)))
-    assert (paused.deck, paused.score, paused.nodes) == (whole.deck, whole.score, whole.nodes)
+    assert (paused.deck, paused.score, paused.stats['nodes']) == (whole.deck, whole.score,
+                                                                   whole.stats['nodes'])
 
 
 def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,18 +118,43 @@ def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     opt = max(deck_score(p, d) for d in _feasible(p))
     worst = min(_feasible(p), key=lambda d: deck_score(p, d))
     monkeypatch.setattr(bnb, "_CHUNK", 2)
-    r = solve_bnb(p, hint=worst, time_limit=1e-9, table=False)  # stops after one chunk
-    assert not r.proven and r.nodes == 2
-    assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
+    # stops after one chunk
+    r = solve_bnb(p, hint=worst, limit=Limit(time=1e-9, clock="cpu"), table=False)
+    assert not r.proven and r.stats["nodes"] == 2
+    assert r.bound >= opt - 1e-9 and r.gap >= 0
     # then the table stops after a chunk too (its rows left unknown), then the search
-    r = solve_bnb(p, hint=worst, time_limit=1e-9)
-    assert not r.proven and 4 < r.nodes < 20
-    assert r.upper_bound >= opt - 1e-9 and r.gap >= 0
+    r = solve_bnb(p, hint=worst, limit=Limit(time=1e-9, clock="cpu"))
+    assert not r.proven and 4 < r.stats["nodes"] < 20
+    assert r.bound >= opt - 1e-9 and r.gap >= 0
 
 
 def test_bad_arguments() -> None:
     p = _problem(4, 10, 4)
-    with pytest.raises(InvalidInputError, match="time_limit must be > 0, got 0"):
-        solve_bnb(p, time_limit=0)
+    with pytest.raises(InvalidInputError, match="time limit 0: expected seconds > 0"):
+        solve_bnb(p, limit=Limit(time=0))
     with pytest.raises(InvalidInputError, match="hint breaks the rules"):
         solve_bnb(p, hint=[0, 1])
+
+
+def test_progress_and_result_shape() -> None:
+    """Each chunk is reported; seconds are CPU by default, the hint's share apart."""
+    p = _problem(5, 18, 6, rules=False)
+    seen: list[Progress] = []
+    r = solve_bnb(p, progress=seen.append)
+    assert r.proven and r.clock == "cpu" and r.method == "bnb"
+    assert r.bound is not None and r.gap is not None and r.gap >= 0
+    assert 0 <= r.stats["hint_seconds"] <= r.seconds
+    assert seen and seen[-1].task == "bnb" and seen[-1].best == pytest.approx(r.score)
+    wall = solve_bnb(p, limit=Limit(time=60, clock="wall"))
+    assert wall.clock == "wall" and wall.stats["nodes"] == r.stats["nodes"]
+
+
+def test_stop_flag_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameopt.core import StopFlag
+
+    p = _problem(5, 18, 6, rules=False)
+    flag = StopFlag()
+    flag.set()
+    monkeypatch.setattr(bnb, "_CHUNK", 2)
+    r = solve_bnb(p, limit=Limit(stop=flag))  # one chunk, then no table
+    assert not r.proven and r.stats["stop"] == "requested" and r.stats["nodes"] == 2

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gameopt.deck import _vds_kernel as K
+from gameopt.deck import _vds_kernel as vds_kernel
+from gameopt.deck._rule_arrays import ATTR, COST, size_only
 from gameopt.deck.build import build_deck
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import deck_problems, is_feasible
@@ -80,17 +81,18 @@ def test_gains_match_recomputation_after_swaps() -> None:
     char = rng.integers(0, 10, n).astype(np.int64)
     attr = (rng.random(n) < 0.5).astype(np.int64)
     deck = rng.choice(n, size, replace=False).astype(np.int64)
-    pos, g, cc, st = K.init_state(R, leader, deck, char, 10, cost, attr)
+    rules = size_only(n)._replace(cost=cost, char=char, n_char=10, attr=attr)
+    pos, g, cc, st = vds_kernel.init_state(R, leader, deck, rules)
     for _ in range(200):
         a = int(deck[rng.integers(size)])
         b = int(rng.choice(np.flatnonzero(pos < 0)))
         p = DeckProblem(R, size, leader_scores=leader)
         before = deck_score(p, deck)
         gain = g[b] - g[a] - R[a, b]
-        K.apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+        vds_kernel.apply_swap(R, a, b, deck, pos, g, cc, st, rules)
         np.testing.assert_allclose(g, leader + R[:, deck].astype(np.float64).sum(1), atol=1e-9)
         assert deck_score(p, deck) == pytest.approx(before + gain, abs=1e-9)
-        assert st[0] == cost[deck].sum() and st[1] == attr[deck].sum()
+        assert st[COST] == cost[deck].sum() and st[ATTR] == attr[deck].sum()
         np.testing.assert_array_equal(cc, np.bincount(char[deck], minlength=10))
         assert all(pos[deck[k]] == k for k in range(size)) and (pos >= 0).sum() == size
 
@@ -192,7 +194,7 @@ def test_tabu_size_only_matches_brute_force(seed: int) -> None:
 
 def test_constrained_move_is_the_best_non_tabu_swap() -> None:
     """The constrained scan returns the gain of the best non-tabu swap (brute force)."""
-    from gameopt.deck import _tabu_kernel as T
+    from gameopt.deck import _tabu_kernel as tabu_kernel
 
     rng = np.random.default_rng(7)
     n, size = 60, 9
@@ -201,15 +203,13 @@ def test_constrained_move_is_the_best_non_tabu_swap() -> None:
         np.fill_diagonal(R, 0)
         leader = np.zeros(n, np.float32)
         deck = rng.choice(n, size, replace=False).astype(np.int64)
-        char = np.arange(n, dtype=np.int64)
-        pos, g, _, _ = K.init_state(R, leader, deck, char, n, np.zeros(n, np.int64),
-                                    np.zeros(n, np.int64))
+        pos, g, _, _ = vds_kernel.init_state(R, leader, deck, size_only(n))
         it = 50
         until = np.where(rng.random(n) < 0.3, it + 5, 0).astype(np.int64)
         locked = (rng.random(n) < 0.1).astype(np.int64)
-        d, a, b = T._constrained_move(R, float(R.max() - R.min()), it, until, deck, pos, g,
-                                      locked, np.random.default_rng(0),
-                                      np.empty(size, np.int64), np.empty(n, np.int64))
+        d, a, b = tabu_kernel._constrained_move(
+            R, float(R.max() - R.min()), it, until, deck, pos, g, locked,
+            np.random.default_rng(0), np.empty(size, np.int64), np.empty(n, np.int64))
         gains = [g[y] - g[x] - R[x, y] for x in deck for y in range(n)
                  if pos[y] < 0 and not locked[x] and until[x] <= it and until[y] <= it]
         if not gains:
@@ -222,11 +222,13 @@ def test_constrained_move_is_the_best_non_tabu_swap() -> None:
 # -- MDP --------------------------------------------------------------------------------
 
 def test_mdp_reads_and_reaches_gkd_bkv(mdp_data: Path) -> None:
-    from gameopt.deck.mdp import read_mdp, solve_mdp
+    from gameopt.core import Limit
+    from gameopt.deck.formats import read_mdp
+    from gameopt.deck.mdp import solve_mdp
 
     path = mdp_data / "GKD-c_2_n500_m50.txt.gz"
     p = read_mdp(path)
     assert p.n == 500 and p.size == 50 and p.R[0, 1] == p.R[1, 0] > 0
-    r = solve_mdp(path, time_limit=5.0, seed=0, target=19701.53711)
-    assert r.reached and len(r.subset) == 50
-    assert deck_score(p, r.subset) == pytest.approx(r.value)
+    r = solve_mdp(p, limit=Limit(time=5.0, clock="cpu", target=19701.53711), seed=0)
+    assert r.stats["reached"] and len(r.deck) == 50 and r.clock == "cpu"
+    assert deck_score(p, r.deck) == pytest.approx(r.score)

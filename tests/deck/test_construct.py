@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.deck import _construct_kernel as C
+from gameopt.deck import _construct_kernel as construct_kernel
 from gameopt.deck.build import _Arrays, _construct, _construct_reference, build_deck
 from gameopt.deck.exact import _top_row_sums
 from gameopt.deck.problem import DeckProblem
@@ -70,12 +70,12 @@ def test_top_row_sums_equals_partition() -> None:
         np.fill_diagonal(R, 0)
         cols = np.arange(n, dtype=np.int64)
         for k in (1, 3, n - 1):
-            np.testing.assert_allclose(C.top_row_sums(R, k, cols),
+            np.testing.assert_allclose(construct_kernel.top_row_sums(R, k, cols),
                                        _top_row_sums(R.astype(np.float64), k), atol=1e-5)
         sub = np.sort(rng.choice(n, max(1, n // 2), replace=False)).astype(np.int64)
         for i in range(n):  # restricted columns: brute force per row
             vals = sorted((float(R[i, j]) for j in sub if j != i), reverse=True)[:2]
-            assert C.top_row_sums(R, 2, sub)[i] == pytest.approx(sum(vals), abs=1e-5)
+            assert construct_kernel.top_row_sums(R, 2, sub)[i] == pytest.approx(sum(vals), abs=1e-5)
 
 
 @pytest.mark.parametrize("n", [240, 257, 333])
@@ -90,4 +90,4 @@ def test_top_row_sums_blocks_equal_partition(n: int) -> None:
     np.fill_diagonal(A, -np.inf)
     for k in (1, 7, 15):
         ref = -np.sort(-A, axis=1)[:, :k].sum(axis=1)
-        np.testing.assert_allclose(C.top_row_sums(R, k, cols), ref, atol=1e-4)
+        np.testing.assert_allclose(construct_kernel.top_row_sums(R, k, cols), ref, atol=1e-4)

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from gameopt.core import Limit
 from gameopt.deck.build import build_deck
 from gameopt.deck.exact import build_deck_model, solve_exact, upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
@@ -48,25 +49,25 @@ def test_exact_equals_brute_force(seed: int) -> None:
     scores = _feasible_scores(p)
     if not scores:  # the random rules left no deck: the solver must say so
         with pytest.raises(InfeasibleError):
-            solve_exact(p, time_limit=20.0)
+            solve_exact(p, limit=Limit(time=20.0))
         return
-    r = solve_exact(p, time_limit=20.0)
+    r = solve_exact(p, limit=Limit(time=20.0))
     assert r.proven
     assert is_feasible(p, r.deck)
     assert r.score == pytest.approx(max(scores), abs=1e-4)
-    assert r.upper_bound >= max(scores) - 1e-9
-    assert r.upper_bound <= r.score + 1e-3  # the rounding slack only
+    assert r.bound >= max(scores) - 1e-9
+    assert r.bound <= r.score + 1e-3  # the rounding slack only
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_off_grid_scores_within_rounding_slack(seed: int) -> None:
     p = _problem(100 + seed, 14, 5, grid=False)
     best = max(_feasible_scores(p))
-    r = solve_exact(p, time_limit=20.0)
+    r = solve_exact(p, limit=Limit(time=20.0))
     assert r.proven
     assert r.score <= best + 1e-9
-    assert r.upper_bound >= best
-    assert best - r.score <= r.upper_bound - r.score <= 0.02
+    assert r.bound >= best
+    assert best - r.score <= r.bound - r.score <= 0.02
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -92,7 +93,7 @@ def test_infeasible_rules_raise() -> None:
     assert p.cost is not None
     bad = DeckProblem(p.R, 5, cost=p.cost, cost_cap=int(np.sort(p.cost)[:5].sum()) - 1)
     with pytest.raises(InfeasibleError, match="cost"):
-        solve_exact(bad, time_limit=5.0)
+        solve_exact(bad, limit=Limit(time=5.0))
     model, _, _ = build_deck_model(bad)
     with pytest.raises(InfeasibleError, match="proven infeasible"):
         solve(model, time_limit=5.0)
@@ -101,7 +102,7 @@ def test_infeasible_rules_raise() -> None:
 def test_bad_hint_and_scale() -> None:
     p = _problem(4, 10, 4, grid=True)
     with pytest.raises(InvalidInputError, match="hint breaks the rules"):
-        solve_exact(p, hint=[0, 1], time_limit=5.0)
+        solve_exact(p, hint=[0, 1], limit=Limit(time=5.0))
     with pytest.raises(InvalidInputError, match="scale must be a positive integer"):
         build_deck_model(p, scale=0)
 
@@ -109,7 +110,7 @@ def test_bad_hint_and_scale() -> None:
 def test_given_hint_is_used() -> None:
     p = _problem(5, 12, 4, grid=True)
     hint = build_deck(p, "greedy").deck
-    r = solve_exact(p, hint=hint, time_limit=20.0)
+    r = solve_exact(p, hint=hint, limit=Limit(time=20.0))
     assert r.proven and r.score >= deck_score(p, hint) - 1e-9
 
 

@@ -7,20 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gameopt.deck.pool import (
-    Collection,
-    Piece,
-    Pool,
-    Rules,
-    Scores,
+from gameopt.deck.formats import (
     read_collection,
     read_pool,
     read_scores,
-    to_problem,
     write_collection,
     write_pool,
     write_scores,
 )
+from gameopt.deck.pool import Collection, Piece, Pool, Rules, Scores, to_problem
 from gameopt.errors import InvalidInputError
 
 HEADER = "id,name,character,attribute,cost,rarity\n"
@@ -176,14 +171,14 @@ def test_scores_duplicate_ids() -> None:
 @pytest.mark.parametrize("suffix", [".csv", ".json"])
 def test_pool_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
     path = tmp_path / f"pool{suffix}"
-    write_pool(pool, path)
+    write_pool(path, pool)
     assert read_pool(path).pieces == pool.pieces
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".json"])
 def test_collection_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
     path = tmp_path / f"coll{suffix}"
-    write_collection(Collection((5, 1, 3)), path)
+    write_collection(path, Collection((5, 1, 3)))
     assert read_collection(path, pool).owned == (5, 1, 3)
 
 
@@ -191,7 +186,7 @@ def test_collection_round_trip(tmp_path: Path, pool: Pool, suffix: str) -> None:
                                               ("s.csv", False)])
 def test_scores_round_trip(tmp_path: Path, scores: Scores, name: str, sparse: bool) -> None:
     path = tmp_path / name
-    write_scores(scores, path, sparse=sparse)
+    write_scores(path, scores, sparse=sparse)
     back = read_scores(path)
     ids = back.ids
     sub = [scores.index[i] for i in ids]
@@ -303,3 +298,24 @@ def test_collection_errors(tmp_path: Path, pool: Pool, name: str, text: str,
                            match: str) -> None:
     with pytest.raises(InvalidInputError, match=match):
         read_collection(write(tmp_path, name, text), pool)
+
+
+def test_every_reader_has_the_one_file_error_wording(tmp_path: Path, pool: Pool) -> None:
+    from gameopt.deck.formats import read_decks, read_mdp
+
+    missing = tmp_path / "missing.csv"
+    for reader, what in ((read_pool, "pool"), (lambda p: read_collection(p, pool), "collection"),
+                         (read_scores, "scores"), (read_decks, "decks"),
+                         (read_mdp, "MDP file")):
+        with pytest.raises(InvalidInputError, match=f"^{what} .*missing.csv: no such file$"):
+            reader(missing)
+    with pytest.raises(InvalidInputError, match=r"^pool .*: is a directory"):
+        read_pool(tmp_path)
+    with pytest.raises(InvalidInputError, match=r"^scores .*s\.npz: no such file$"):
+        read_scores(tmp_path / "s.npz")
+    bad = write(tmp_path, "x.txt.gz", "3 2\n")
+    with pytest.raises(InvalidInputError, match=r"^MDP file .*x\.txt\.gz: not gzip"):
+        read_mdp(bad)
+    with pytest.raises(InvalidInputError, match=r"collection .*: not utf-8 text"):
+        (tmp_path / "c.csv").write_bytes(b"id\n\xff\n")
+        read_collection(tmp_path / "c.csv", pool)

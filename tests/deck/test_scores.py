@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gameopt.deck.formats import read_decks, write_decks
 from gameopt.deck.pool import Piece, Pool
-from gameopt.deck.scores import ScoreParams, deck_scores, pair_counts, read_decks, write_decks
+from gameopt.deck.scores import ScoreParams, deck_scores, pair_counts
 from gameopt.errors import InvalidInputError
 
 # five two-piece decks, leader first: 1+2 twice, 3+4 twice, 1+3 once
@@ -70,7 +71,7 @@ def test_score_params_and_bad_corpus() -> None:
 
 def test_decks_round_trip(tmp_path: Path) -> None:
     p = tmp_path / "decks.csv"
-    write_decks(TINY, p)
+    write_decks(p, TINY)
     np.testing.assert_array_equal(read_decks(p), np.array(TINY))
 
 

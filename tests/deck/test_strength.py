@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.deck import _strength_kernel as S
+from gameopt.core import Limit
+from gameopt.deck import _strength_kernel as strength_kernel
 from gameopt.deck.bnb import solve_bnb
 from gameopt.deck.build import _Arrays, _seed_order, _seeded_starts, build_deck
 from gameopt.deck.problem import DeckProblem, deck_score
@@ -29,7 +30,7 @@ def _strengths_reference(R: np.ndarray, cost: np.ndarray, leader: np.ndarray, kk
 @pytest.mark.parametrize(("n", "L"), [(40, 6), (40, 39), (600, 30), (611, 14)])
 def test_top_partners_equal_sort(n: int, L: int) -> None:
     R = _sym(np.random.default_rng(n + L), n)
-    V, J = S.top_partners(R, L)
+    V, J = strength_kernel.top_partners(R, L)
     A = R.astype(np.float64)
     np.fill_diagonal(A, -np.inf)
     np.testing.assert_array_equal(V, -np.sort(-A, axis=1)[:, :L])
@@ -44,9 +45,9 @@ def test_strengths_on_full_rows_equal_reference(seed: int) -> None:
     R = _sym(rng, n)
     cost = rng.integers(1, 12, n).astype(np.int64)
     leader = rng.random(n)
-    V, J = S.top_partners(R, n - 1)
+    V, J = strength_kernel.top_partners(R, n - 1)
     for lam in (0.0, 0.3, 2.0):
-        b, _ = S.strengths(V, J, cost, leader, k - 1, lam, k)
+        b, _ = strength_kernel.strengths(V, J, cost, leader, k - 1, lam, k)
         np.testing.assert_allclose(b, _strengths_reference(R, cost, leader, k - 1, lam, k),
                                    atol=1e-9)
 
@@ -69,15 +70,15 @@ def test_cap_price_meets_the_cap(seed: int) -> None:
     R = _sym(rng, n)
     cost = rng.integers(1, 15, n).astype(np.int64)
     leader = np.zeros(n)
-    V, J = S.top_partners(R, n - 1)
+    V, J = strength_kernel.top_partners(R, n - 1)
     cap = int(np.sort(cost)[:k].sum()) + 8
-    lam = S.cap_price(V, J, cost, leader, k, cap, np.zeros(n, np.int64), 30)
+    lam = strength_kernel.cap_price(V, J, cost, leader, k, cap, np.zeros(n, np.int64), 30)
     assert _relaxed_cost(R, cost, leader, k, 0.0) > cap  # binding here
     assert lam > 0
     assert _relaxed_cost(R, cost, leader, k, lam) <= cap
     assert _relaxed_cost(R, cost, leader, k, lam * (1 - 1e-3)) > cap  # the least such
     loose = int(cost.sum())
-    assert S.cap_price(V, J, cost, leader, k, loose, np.zeros(n, np.int64), 30) == 0.0
+    assert strength_kernel.cap_price(V, J, cost, leader, k, loose, np.zeros(n, np.int64), 30) == 0.0
 
 
 def _cheap_archetype_problem() -> DeckProblem:
@@ -105,14 +106,14 @@ def test_priced_seeds_reach_the_cheap_archetype() -> None:
     a = _Arrays(p)
     cheap = set(range(24, 30))
     # Unpriced strength (partner sums) ranks every expensive piece first ...
-    V, J = S.top_partners(p.R, p.n - 1)
-    b0, _ = S.strengths(V, J, a.cost, a.leader, p.size - 1, 0.0, p.size)
+    V, J = strength_kernel.top_partners(p.R, p.n - 1)
+    b0, _ = strength_kernel.strengths(V, J, a.cost, a.leader, p.size - 1, 0.0, p.size)
     assert not cheap & set(np.argsort(-b0, kind="stable")[:24].tolist())
     # ... the price of the cap puts the cheap archetype first, and its seeded deck is
     # the optimum proved by branch and bound
     assert int(_seed_order(p, a)[0]) in cheap
     first = next(_seeded_starts(p, a, 1))
-    exact = solve_bnb(p, time_limit=30.0)
+    exact = solve_bnb(p, limit=Limit(time=30.0, clock="cpu"))
     assert exact.proven
     assert deck_score(p, first) == pytest.approx(exact.score)
     r = build_deck(p, "vds", seed=0, restarts=2, seeds=1)

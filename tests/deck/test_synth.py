@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gameopt.deck.pool import Rules, read_collection, read_pool, to_problem
-from gameopt.deck.scores import deck_scores, read_decks
+from gameopt.deck.formats import read_collection, read_decks, read_pool
+from gameopt.deck.pool import Rules, to_problem
+from gameopt.deck.scores import deck_scores
 from gameopt.deck.synth import RARITY_COST, SynthData, synthesize, write_synth
 from gameopt.errors import InvalidInputError
 

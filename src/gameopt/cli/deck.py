@@ -7,14 +7,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gameopt.cli.common import progress_for
+from gameopt.core.limit import Limit, check_seconds
 from gameopt.core.table import format_table
+from gameopt.deck.solve import MDP_METHODS, METHODS
 from gameopt.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from gameopt.deck import DeckProblem, DeckResult
     from gameopt.deck.pool import Pool
-    from gameopt.deck.problem import DeckProblem
 
 __all__ = ["register"]
+
+
+def _method_help(names: Sequence[str]) -> str:
+    return "; ".join(f"{m}: {METHODS[m].summary} ({METHODS[m].clock} time)" for m in names)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,15 +39,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--must", default="", metavar="ID,...", help="pieces that must be in")
     b.add_argument("--leader", type=int, default=None, metavar="ID")
     b.add_argument("--char-limit", type=int, default=1)
-    b.add_argument("--method", default="vds", choices=["vds", "hc", "greedy", "tabu", "exact",
-                                                         "bnb"])
+    b.add_argument("--method", default="vds", choices=list(METHODS),
+                   help=_method_help(list(METHODS)))
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="CPU seconds for the heuristics and bnb; wall seconds for exact "
-                   "(default 60 for exact and bnb)")
+                   help="seconds on the method's clock (default: "
+                   + ", ".join(f"{m.default_time:g} for {m.name}" for m in METHODS.values()
+                               if m.default_time is not None) + ", none for the others)")
     b.add_argument("--no-explain", action="store_true",
                    help="skip the binding-rule analysis (one rebuild per active rule)")
     b.add_argument("--synth-seed", type=int, default=0, help="seed of the synthetic data")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     b.set_defaults(func=cmd_build)
 
     s = ss.add_parser("scores", help="learn pair scores from a deck corpus (one deck a line)")
@@ -56,10 +65,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     m = ss.add_parser("mdp", help="solve an MDPLIB instance (maximum diversity problem)")
     m.add_argument("file")
-    m.add_argument("--time-limit", type=float, default=10.0)
+    m.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds")
     m.add_argument("--seed", type=int, default=0)
     m.add_argument("--target", type=float, default=None, help="stop at this value")
-    m.add_argument("--method", default="tabu", choices=["tabu", "vds", "hc"])
+    m.add_argument("--method", default="tabu", choices=list(MDP_METHODS),
+                   help=_method_help(MDP_METHODS))
+    m.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     m.set_defaults(func=cmd_mdp)
 
 
@@ -70,57 +81,51 @@ def _ids(text: str, flag: str) -> tuple[int, ...]:
         raise InvalidInputError(f"{flag} {text!r}: expected piece ids like 1001,1002") from None
 
 
+def _limit(method: str, seconds: float | None) -> Limit:
+    spec = METHODS[method]
+    seconds = check_seconds(seconds, "--time-limit")
+    return Limit(time=seconds if seconds is not None else spec.default_time, clock=spec.clock)
+
+
+def _how(r: DeckResult) -> str:
+    took = (f"{r.seconds * 1000:.0f} ms" if r.seconds < 1 else f"{r.seconds:.1f} s")
+    how = f"{r.method} in {took} {r.clock} time"
+    if r.bound is not None:
+        how += (", proven optimal" if r.proven else
+                f", not proven: bound {r.bound:.3f}, gap {100 * (r.gap or 0.0):.2f}%")
+    if "load_seconds" in r.stats:
+        how += f" (kernels loaded in {r.stats['load_seconds']:.1f} s wall, not counted)"
+    return how
+
+
 def cmd_build(args: argparse.Namespace) -> int:
-    from gameopt.deck.build import build_deck
-    from gameopt.deck.pool import Rules, read_collection, read_pool, read_scores, to_problem
-    from gameopt.deck.scores import deck_scores
-    from gameopt.deck.synth import synthesize
+    from gameopt.deck import Rules, load_data, solve, to_problem
+    from gameopt.deck.explain import binding_rules, deck_totals
+    from gameopt.deck.synth import synthetic_data
 
     if args.pool:
-        pool = read_pool(args.pool)
         if not args.collection or not args.scores:
             raise InvalidInputError("deck build: --pool needs --collection and --scores")
-        collection = read_collection(args.collection, pool)
-        scores = read_scores(args.scores, pool)
+        pool, collection, scores = load_data(args.pool, args.collection, args.scores)
     else:
-        data = synthesize(args.synth_seed)
-        pool, collection = data.pool, data.collection
-        scores = deck_scores(data.decks, pool.ids)
+        pool, collection, scores = synthetic_data(args.synth_seed)
     rules = Rules(cost_cap=args.cost, char_limit=args.char_limit, attribute=args.attribute,
                   attribute_min=args.attribute_min if args.attribute else 0,
                   must=_ids(args.must, "--must"), leader=args.leader)
     problem, ids = to_problem(pool, collection, rules, scores)
-    if args.method in ("exact", "bnb"):
-        from gameopt.deck.bnb import solve_bnb
-        from gameopt.deck.exact import solve_exact
-
-        if args.method == "bnb":
-            ex = solve_bnb(problem, time_limit=args.time_limit or 60.0, seed=args.seed)
-        else:
-            ex = solve_exact(problem, time_limit=args.time_limit or 60.0)
-        chosen, score = ex.deck, ex.score
-        unit = "CPU" if args.method == "bnb" else "wall"
-        how = (f"{args.method} in {ex.seconds:.1f} s {unit}, "
-               + ("proven optimal" if ex.proven else
-                  f"not proven: bound {ex.upper_bound:.3f}, gap {100 * ex.gap:.2f}%"))
-    else:
-        res = build_deck(problem, args.method, seed=args.seed, time_limit=args.time_limit)
-        chosen, score = res.deck, res.score
-        how = f"{res.method} in {res.seconds * 1000:.0f} ms CPU"
-    _print_deck(problem, chosen, ids, pool, args)
-    attrs = {a: 0 for a in ("god", "demon", "dragon")}
-    total_cost = sum(pool[ids[i]].cost for i in chosen)
-    for pid in [ids[i] for i in chosen] + ([args.leader] if args.leader is not None else []):
-        attrs[pool[pid].attribute] = attrs.get(pool[pid].attribute, 0) + 1
-    if args.leader is not None:
-        total_cost += pool[args.leader].cost
-    print(f"\nscore {score:.3f}, cost {total_cost}/{args.cost}, attributes "
-          + ", ".join(f"{a} {n}" for a, n in attrs.items()) + f"; {how}")
+    progress = progress_for(args.quiet)
+    try:
+        res = solve(problem, args.method, limit=_limit(args.method, args.time_limit),
+                    seed=args.seed, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    _print_deck(problem, res.deck, ids, pool, args)
+    total_cost, attrs = deck_totals(pool, [ids[i] for i in res.deck], args.leader)
+    print(f"\nscore {res.score:.3f}, cost {total_cost}/{args.cost}, attributes "
+          + ", ".join(f"{a} {n}" for a, n in attrs.items()) + f"; {_how(res)}")
     if not args.no_explain:
-        from gameopt.deck.explain import binding_rules
-
-        effects = binding_rules(problem, chosen, seed=args.seed)
-        for e in effects:
+        for e in binding_rules(problem, res.deck, seed=args.seed):
             verdict = (f"binds: +{e.gain:.3f} without it" if e.binds
                        else "does not bind (no better deck without it)")
             print(f"rule {e.rule} ({e.usage}): {verdict}")
@@ -144,13 +149,13 @@ def _print_deck(problem: DeckProblem, chosen: Sequence[int], ids: Sequence[int],
 
 
 def cmd_scores(args: argparse.Namespace) -> int:
-    from gameopt.deck.pool import read_pool, write_scores
-    from gameopt.deck.scores import deck_scores, read_decks
+    from gameopt.deck.formats import read_decks, read_pool, write_scores
+    from gameopt.deck.scores import deck_scores
 
     pool = read_pool(args.pool) if args.pool else None
     decks = read_decks(args.decks, pool)
     scores = deck_scores(decks, pool.ids if pool is not None else None)
-    write_scores(scores, args.output)
+    write_scores(args.output, scores)
     print(f"wrote {args.output}: {len(scores.ids)} pieces from {len(decks)} decks")
     return 0
 
@@ -167,13 +172,20 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def cmd_mdp(args: argparse.Namespace) -> int:
+    from gameopt.deck.formats import read_mdp
     from gameopt.deck.mdp import solve_mdp
 
-    if not Path(args.file).exists():
-        raise InvalidInputError(f"{args.file}: no such file")
-    r = solve_mdp(args.file, args.time_limit, args.seed, target=args.target,
-                  method=args.method)
-    print(f"{args.file}: value {r.value:.6f} after {r.cpu_to_best:.3f} s CPU (ran "
-          f"{r.cpu_seconds:.3f} s){'; target reached' if r.reached else ''}")
-    print("subset: " + " ".join(map(str, r.subset)))
+    problem = read_mdp(args.file)
+    limit = Limit(time=check_seconds(args.time_limit, "--time-limit"), clock="cpu",
+                  target=args.target)
+    progress = progress_for(args.quiet)
+    try:
+        r = solve_mdp(problem, args.method, limit=limit, seed=args.seed, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    print(f"{args.file}: value {r.score:.6f} after {r.stats['seconds_to_best']:.3f} s "
+          f"{r.clock} time (ran {r.seconds:.3f} s)"
+          f"{'; target reached' if r.stats['reached'] else ''}")
+    print("subset: " + " ".join(map(str, r.deck)))
     return 0

@@ -16,11 +16,12 @@ State (owned by the caller, so a search can pause after ``max_nodes`` and resume
 ``cc`` int64 (n_char,)
     Pieces of each character in S.
 ``st`` int64 (5,)
-    ``st[0]`` = |S|, ``st[1]`` cost of S, ``st[2]`` attribute pieces in S, ``st[3]`` the
-    depth of the top frame (-1: search finished), ``st[4]`` the height of ``kst``.
+    ``st[SIZE]`` = |S|, ``st[COST]`` cost of S, ``st[ATTR]`` attribute pieces in S,
+    ``st[TOP]`` the depth of the top frame (``DONE`` = -1: search finished),
+    ``st[KILLED]`` the height of ``kst``.
 ``fs`` float64 (3,)
-    ``fs[0]`` score of S, ``fs[1]`` best score found (the incumbent), ``fs[2]`` tolerance
-    of the pruning test ``bound ≤ best + tol``.
+    ``fs[SCORE]`` score of S, ``fs[BEST]`` best score found (the incumbent), ``fs[TOL]``
+    tolerance of the pruning test ``bound ≤ best + tol``.
 ``chosen`` int64 (k,)
     S in the order added; ``best`` int64 (k,) the incumbent deck.
 ``fp``, ``fph`` int64 (k + 2,), ``fb``, ``fz`` float64 (k + 2,)
@@ -52,7 +53,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["search"]
+from gameopt.deck._rule_arrays import RuleArrays
+
+__all__ = ["search", "SIZE", "COST", "ATTR", "TOP", "KILLED", "DONE", "SCORE", "BEST", "TOL"]
+
+# Indices into ``st`` (int64, shape (5,))
+SIZE = 0  # |S|, the pieces chosen
+COST = 1  # cost of S
+ATTR = 2  # pieces of S with the attribute
+TOP = 3  # depth of the top frame; DONE once the search has finished
+KILLED = 4  # height of ``kst``, the stack of pieces fixed out
+DONE = -1  # ``st[TOP]`` of a finished search
+
+# Indices into ``fs`` (float64, shape (3,))
+SCORE = 0  # score of S
+BEST = 1  # best score found (the incumbent)
+TOL = 2  # tolerance of the pruning test ``bound <= best + tol``
+
 
 _LAMBDA_STEPS = 16  # bisection steps of the Lagrange multiplier of the cost cap
 _FIX_ROUNDS = 2  # rounds of fixing pieces to 0 by their own bound, per node
@@ -87,14 +104,14 @@ def _top_r(vals, costs, m, r, idx):
 
 
 @njit(cache=True)
-def _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead, mu, h, hc, ht,
-            gg):
+def _scores(R, P, p, k, g, cc, st, rules, budget, dead, mu, h, hc, ht, gg):
     """Fill ``h``, ``hc`` (cost), ``ht`` (piece) and ``gg`` (``g + mu·cost``) for the open
     pieces that fit, as in the module docstring; returns (their count, attribute pieces
     among them), count -1 when some piece has fewer than r - 1 partners (no deck below).
     """
     n = R.shape[0]
-    r = k - st[0]
+    cost, char, climit, attr = rules.cost, rules.char, rules.climit, rules.attr
+    r = k - st[SIZE]
     m = 0
     n_attr = 0
     for t in range(p, n):
@@ -171,15 +188,14 @@ def _fix(h, hc, ht, m, r, z, lam, budget, thr, w, idx, dead, kst, st, d):
     for t in range(m):
         if base + w[t] <= thr and dead[ht[t]] < 0:
             dead[ht[t]] = d
-            kst[st[4]] = ht[t]
-            st[4] += 1
+            kst[st[KILLED]] = ht[t]
+            st[KILLED] += 1
             killed += 1
     return killed
 
 
 @njit(cache=True)
-def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead, kst,
-          d, h, hc, ht, gg, w, idx):
+def bound(R, P, V, mu, p, k, g, cc, st, fs, rules, dead, kst, d, h, hc, ht, gg, w, idx):
     """Upper bound on the score of every deck in the subtree of ``(S, p)``; -inf when the
     subtree holds no deck. Stops refining once the bound is ≤ ``best + tol``.
 
@@ -192,23 +208,22 @@ def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin,
 
     Fixing: an open piece t whose own bound (the same sums with t in and the r - 1 best
     others) is ≤ ``best + tol`` is in no better deck of the subtree; it is marked dead at
-    depth ``d`` (pushed on ``kst``, ``st[4]`` its height) and the bound is recomputed
+    depth ``d`` (pushed on ``kst``, ``st[KILLED]`` its height) and the bound is recomputed
     without it, up to ``_FIX_ROUNDS`` times.
 
     O(rounds·(|U|·(r + skipped partners) + steps·|U|·r)).
     """
-    r = k - st[0]
-    z = fs[0]
+    r = k - st[SIZE]
+    z = fs[SCORE]
     if r == 0:
         return z
-    budget = cap - st[1]
-    thr = fs[1] + fs[2]
+    budget = rules.cap - st[COST]
+    thr = fs[BEST] + fs[TOL]
     vr = V[p, r]
     b = -np.inf
     for rnd in range(_FIX_ROUNDS + 1):
-        m, n_attr = _scores(R, P, p, k, g, cc, st, cost, budget, char, climit, attr, dead,
-                            mu, h, hc, ht, gg)
-        if m < r or amin - st[2] > min(r, n_attr):
+        m, n_attr = _scores(R, P, p, k, g, cc, st, rules, budget, dead, mu, h, hc, ht, gg)
+        if m < r or rules.amin - st[ATTR] > min(r, n_attr):
             return -np.inf
         b, lam = _lagrange(h, hc, m, r, budget, z, thr, w, idx)
         lam2 = 0.0
@@ -227,24 +242,27 @@ def bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin,
 
 
 @njit(cache=True)
-def _add(R, t, g, cc, st, fs, chosen, cost, char, attr):
-    chosen[st[0]] = t
-    st[0] += 1
-    st[1] += cost[t]
-    st[2] += attr[t]
-    cc[char[t]] += 1
-    fs[0] += g[t]
+def _add(R: np.ndarray, t: int, g: np.ndarray, cc: np.ndarray, st: np.ndarray,
+         fs: np.ndarray, chosen: np.ndarray, rules: RuleArrays) -> None:
+    """Choose piece ``t``: S, its counts, its score and the gains ``g`` of later pieces."""
+    chosen[st[SIZE]] = t
+    st[SIZE] += 1
+    st[COST] += rules.cost[t]
+    st[ATTR] += rules.attr[t]
+    cc[rules.char[t]] += 1
+    fs[SCORE] += g[t]
     for c in range(t + 1, R.shape[0]):
         g[c] += R[t, c]
 
 
 @njit(cache=True)
-def _remove(R, t, g, cc, st, cost, char, attr):
+def _remove(R: np.ndarray, t: int, g: np.ndarray, cc: np.ndarray, st: np.ndarray,
+            rules: RuleArrays) -> None:
     """Undo :func:`_add` except the score (the caller restores it from its frame)."""
-    st[0] -= 1
-    st[1] -= cost[t]
-    st[2] -= attr[t]
-    cc[char[t]] -= 1
+    st[SIZE] -= 1
+    st[COST] -= rules.cost[t]
+    st[ATTR] -= rules.attr[t]
+    cc[rules.char[t]] -= 1
     for c in range(t + 1, R.shape[0]):
         g[c] -= R[t, c]
 
@@ -252,18 +270,27 @@ def _remove(R, t, g, cc, st, cost, char, attr):
 @njit(cache=True)
 def _pop(dead, kst, st, fk, d):
     """Revive the pieces fixed at frame ``d``, which ends."""
-    while st[4] > fk[d]:
-        st[4] -= 1
-        dead[kst[st[4]]] = -1
+    while st[KILLED] > fk[d]:
+        st[KILLED] -= 1
+        dead[kst[st[KILLED]]] = -1
 
 
 @njit(cache=True)
-def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, chosen, best,
-           fp, fph, fb, fz, fk, dead, kst, max_nodes):
+def search(R: np.ndarray, P: np.ndarray, V: np.ndarray, mu: float, k: int,
+           rules: RuleArrays, g: np.ndarray, cc: np.ndarray, st: np.ndarray, fs: np.ndarray,
+           chosen: np.ndarray, best: np.ndarray, fp: np.ndarray, fph: np.ndarray,
+           fb: np.ndarray, fz: np.ndarray, fk: np.ndarray, dead: np.ndarray, kst: np.ndarray,
+           max_nodes: int) -> int:
     """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
 
-    The search is finished when ``st[3] == -1``; otherwise call again to resume.
-    Improving leaves update ``fs[1]`` and ``best``.
+    ``R`` float64 (n, n) and ``P`` int32 (n, n) (each row's partners by descending score)
+    in branching order; ``V`` float64 (n + 1, k + 1) the Russian-doll table (``inf``: none)
+    priced at ``mu``; ``k`` the deck size; ``rules`` a
+    :class:`~gameopt.deck._rule_arrays.RuleArrays` in branching order; the state arrays
+    as in the module docstring.
+
+    The search is finished when ``st[TOP] == DONE``; otherwise call again to resume.
+    Improving leaves update ``fs[BEST]`` and ``best``.
     """
     n = R.shape[0]
     h = np.empty(n, dtype=np.float64)
@@ -273,44 +300,44 @@ def search(R, P, V, mu, k, cost, cap, char, climit, attr, amin, g, cc, st, fs, c
     gg = np.empty(n, dtype=np.float64)
     idx = np.empty(k + 1, dtype=np.int64)
     nodes = 0
-    d = st[3]
+    d = st[TOP]
     while d >= 0 and nodes < max_nodes:
         p = fp[d]
         if fph[d] == 1:  # back from the include child: undo, then the exclude child
-            _remove(R, p, g, cc, st, cost, char, attr)
-            fs[0] = fz[d]
+            _remove(R, p, g, cc, st, rules)
+            fs[SCORE] = fz[d]
             fp[d] = p + 1
             fph[d] = 0
             continue
         nodes += 1
-        if st[0] == k:
-            if fs[0] > fs[1] and st[2] >= amin:
-                fs[1] = fs[0]
+        if st[SIZE] == k:
+            if fs[SCORE] > fs[BEST] and st[ATTR] >= rules.amin:
+                fs[BEST] = fs[SCORE]
                 for t in range(k):
                     best[t] = chosen[t]
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        if n - p < k - st[0]:
+        if n - p < k - st[SIZE]:
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        b = bound(R, P, V, mu, p, k, g, cc, st, fs, cost, cap, char, climit, attr, amin, dead,
-                  kst, d, h, hc, ht, gg, w, idx)
+        b = bound(R, P, V, mu, p, k, g, cc, st, fs, rules, dead, kst, d, h, hc, ht, gg, w, idx)
         fb[d] = b
-        if b <= fs[1] + fs[2]:
+        if b <= fs[BEST] + fs[TOL]:
             _pop(dead, kst, st, fk, d)
             d -= 1
             continue
-        if dead[p] < 0 and not _blocked(p, cap - st[1], cost, char, cc, climit):
-            fz[d] = fs[0]
-            _add(R, p, g, cc, st, fs, chosen, cost, char, attr)
+        if dead[p] < 0 and not _blocked(p, rules.cap - st[COST], rules.cost, rules.char, cc,
+                                        rules.climit):
+            fz[d] = fs[SCORE]
+            _add(R, p, g, cc, st, fs, chosen, rules)
             fph[d] = 1
             d += 1
             fp[d] = p + 1
             fph[d] = 0
-            fk[d] = st[4]
+            fk[d] = st[KILLED]
         else:
             fp[d] = p + 1
-    st[3] = d
+    st[TOP] = d
     return nodes

@@ -11,8 +11,8 @@ with the attribute up to the minimum, then the cheapest of any kind, each under 
 character's limit. Found, it proves the partial deck can be completed; not found, it is
 no proof, which is why the construction only uses it to refuse a candidate.
 
-Arrays: ``order`` int64 (n,) pieces by cost, cheapest first; the rule arrays as in
-:mod:`gameopt.deck._vds_kernel`.
+Rules: ``rules``, a :class:`~gameopt.deck._rule_arrays.RuleArrays` (its ``order``: pieces
+by cost, cheapest first, the completion's order).
 """
 
 from __future__ import annotations
@@ -20,19 +20,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.deck._rule_arrays import RuleArrays
 from gameopt.deck._vds_kernel import _listed
 
 __all__ = ["construct"]
 
 
 @njit(cache=True)
-def _completion(left, budget, need, inset, cc, order, cost, char, climit, attr, extra,
-                out):
+def _completion(left, budget, need, inset, cc, rules, extra, out):
     """Fill ``out[:left]`` with the cheap completion; True when it keeps every rule.
 
     ``inset`` int64 (n,) 1 for chosen pieces, ``cc`` their count per character,
     ``extra`` int64 (n_char,) all zero on entry and on return (scratch).
     """
+    order, cost, char, climit, attr = (rules.order, rules.cost, rules.char, rules.climit,
+                                       rules.attr)
     count = 0
     spend = 0
     for attr_pass in range(2):
@@ -58,12 +60,21 @@ def _completion(left, budget, need, inset, cc, order, cost, char, climit, attr, 
 
 
 @njit(cache=True)
-def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, amin, order,
-              rank, tries, n_quiet=0):
+def construct(R: np.ndarray, leader: np.ndarray, start: np.ndarray, size: int,
+              rules: RuleArrays, rank: np.ndarray, tries: int, n_quiet: int = 0
+              ) -> tuple[np.ndarray, bool]:
     """Build a deck from ``start`` (chosen pieces, rules kept so far).
 
     Parameters
     ----------
+    R : ndarray of float32, shape (n, n)
+        Symmetric pair scores.
+    leader : ndarray of float32, shape (n,)
+    start : ndarray of int64, shape (s,)
+        The pieces chosen first (must-include, then a seed piece if any).
+    size : int
+        Pieces in the deck.
+    rules : RuleArrays
     rank : ndarray of float64, shape (n,) or (0,)
         Priority of each piece (higher first); empty: the gain (greedy).
     tries : int
@@ -83,10 +94,12 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
     O(size·(n + tries·n)) worst case; typically O(size·n).
     """
     n = R.shape[0]
+    char, climit, cost, cap, attr, amin = (rules.char, rules.climit, rules.cost, rules.cap,
+                                           rules.attr, rules.amin)
     deck = np.empty(size, dtype=np.int64)
     inset = np.zeros(n, dtype=np.int64)
-    cc = np.zeros(n_char, dtype=np.int64)
-    extra = np.zeros(n_char, dtype=np.int64)
+    cc = np.zeros(rules.n_char, dtype=np.int64)
+    extra = np.zeros(rules.n_char, dtype=np.int64)
     g = leader.astype(np.float64).copy()
     out = np.empty(size, dtype=np.int64)
     k = 0
@@ -105,8 +118,7 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
                 g[c] += R[i, c]  # R symmetric: the contiguous row
         if cc[char[i]] > climit[char[i]] or inset[i] > 1:
             return deck, False
-    if not _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
-                       climit, attr, extra, out):
+    if not _completion(size - k, cap - spent, amin - have, inset, cc, rules, extra, out):
         return deck, False
     greedy = rank.shape[0] == 0
     top = np.empty(max(tries, 1), dtype=np.int64)
@@ -125,7 +137,7 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
             inset[bi] = 1
             cc[char[bi]] += 1
             if _completion(size - k - 1, cap - spent - cost[bi], amin - have - attr[bi],
-                           inset, cc, order, cost, char, climit, attr, extra, out):
+                           inset, cc, rules, extra, out):
                 deck[k] = bi
                 k += 1
                 spent += cost[bi]
@@ -137,8 +149,7 @@ def construct(R, leader, start, size, char, n_char, climit, cost, cap, attr, ami
             inset[bi] = 0
             cc[char[bi]] -= 1
         if not placed:  # complete with the certificate of the current partial deck
-            _completion(size - k, cap - spent, amin - have, inset, cc, order, cost, char,
-                        climit, attr, extra, out)
+            _completion(size - k, cap - spent, amin - have, inset, cc, rules, extra, out)
             for t in range(size - k):
                 deck[k + t] = out[t]
             k = size

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.deck._rule_arrays import RuleArrays
 from gameopt.deck._vds_kernel import _rules_ok, apply_swap, init_state, kick
 
 __all__ = ["tabu_search"]
@@ -87,8 +88,7 @@ def _constrained_move(R, spread, it, until, deck, pos, g, locked, rng, out_idx, 
 
 
 @njit(cache=True)
-def _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st, char, cost, cap,
-               climit, attr, amin, locked, rng):
+def _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st, rules, rng):
     """Best swap keeping the rules, tabu unless it beats ``best_score`` (random tie-break)."""
     n = R.shape[0]
     best = -np.inf
@@ -97,7 +97,7 @@ def _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st, char, c
     ties = 0
     for k in range(deck.shape[0]):
         a = deck[k]
-        if locked[a] != 0:
+        if rules.locked[a] != 0:
             continue
         ga = g[a]
         ta = until[a] > it
@@ -109,7 +109,7 @@ def _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st, char, c
                 continue
             if (ta or until[b] > it) and cur + d <= best_score + eps:
                 continue
-            if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+            if not _rules_ok(a, b, rules.cap, cc, st, rules):
                 continue
             if d > best:
                 best = d
@@ -125,15 +125,17 @@ def _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st, char, c
 
 
 @njit(cache=True)
-def tabu_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, locked,
-                kick_a, kick_b, n_kick, free, spread, max_stall, t_base, t_rand, rng,
-                target, eps):
+def tabu_search(R: np.ndarray, leader: np.ndarray, deck0: np.ndarray, rules: RuleArrays,
+                kick_a: np.ndarray, kick_b: np.ndarray, n_kick: int, free: bool,
+                spread: float, max_stall: int, t_base: int, t_rand: int,
+                rng: np.random.Generator, target: float, eps: float
+                ) -> tuple[np.ndarray, float, int]:
     """Tabu search from ``deck0`` (feasible), after an optional kick (as in
     :func:`~gameopt.deck._vds_kernel.local_search`), until ``max_stall`` swaps bring no
     new best.
 
-    Parameters (beyond the shared rule arrays)
-    ------------------------------------------
+    Parameters (beyond ``R``, ``leader``, ``rules`` and the kick, as in ``local_search``)
+    -----------------------------------------------------------------------------------
     free : bool
         True when only the size rule (and locks) apply: use the constrained neighbourhood.
     spread : float
@@ -162,9 +164,8 @@ def tabu_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, l
     lists) or O(size·n) for the full one, and O(n) to apply the swap.
     """
     deck = deck0.copy()
-    pos, g, cc, st = init_state(R, leader, deck, char, n_char, cost, attr)
-    kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climit, attr,
-         amin, locked)
+    pos, g, cc, st = init_state(R, leader, deck, rules)
+    kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, rules)
     n = R.shape[0]
     cur = 0.0
     for k in range(deck.shape[0]):
@@ -178,7 +179,7 @@ def tabu_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, l
     cap_out = max(1, (n - deck.shape[0]) // 3)
     movable = 0
     for k in range(deck.shape[0]):
-        movable += locked[deck[k]] == 0
+        movable += rules.locked[deck[k]] == 0
     cap_in = max(1, movable // 3)
     it = 0
     stall = 0
@@ -186,14 +187,14 @@ def tabu_search(R, leader, deck0, char, n_char, climit, cost, cap, attr, amin, l
         it += 1
         a = -1
         if free:
-            d, a, b = _constrained_move(R, spread, it, until, deck, pos, g, locked, rng,
-                                        out_idx, in_idx)
+            d, a, b = _constrained_move(R, spread, it, until, deck, pos, g, rules.locked,
+                                        rng, out_idx, in_idx)
         if a < 0:  # rules, or every constrained swap tabu
             d, a, b = _full_move(R, it, until, cur, best_score, eps, deck, pos, g, cc, st,
-                                 char, cost, cap, climit, attr, amin, locked, rng)
+                                 rules, rng)
         if a < 0:
             break
-        apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+        apply_swap(R, a, b, deck, pos, g, cc, st, rules)
         cur += d
         t_out = min(t_base + rng.integers(0, t_rand + 1), cap_out)
         until[a] = it + t_out

@@ -15,11 +15,10 @@ State of one search (all owned by the caller, updated in place):
 ``cc`` int64 (n_characters,)
     Pieces of each character in the deck.
 ``st`` int64 (2,)
-    ``st[0]`` total cost, ``st[1]`` pieces with the attribute.
+    ``st[COST]`` total cost, ``st[ATTR]`` pieces with the attribute.
 
-Rules: ``cost`` int64 (n,), ``cap`` (a huge value when there is no cap), ``char`` int64 (n,),
-``climit`` int64 (n_characters,) the limit of each character, ``attr`` int64 (n,) 0/1,
-``amin``, ``locked`` int64 (n,) 1 for must-include.
+Rules: ``rules``, a :class:`~gameopt.deck._rule_arrays.RuleArrays` (costs and cap,
+characters and their limits, attribute and its minimum, must-include locks).
 
 References
 ----------
@@ -34,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.deck._rule_arrays import ATTR, COST, RuleArrays
+
 __all__ = ["init_state", "apply_swap", "kick", "local_search"]
 
 
@@ -47,48 +48,56 @@ def _listed(arr, count, x):
 
 
 @njit(cache=True)
-def init_state(R, leader, deck, char, n_char, cost, attr):
-    """Return ``(pos, g, cc, st)`` for ``deck`` (O(n·size))."""
+def init_state(R: np.ndarray, leader: np.ndarray, deck: np.ndarray, rules: RuleArrays
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Return ``(pos, g, cc, st)`` for ``deck`` (O(n·size)).
+
+    ``R`` float32 (n, n) symmetric, ``leader`` float32 (n,), ``deck`` int64 (size,).
+    """
     n = R.shape[0]
     pos = np.full(n, -1, dtype=np.int64)
     g = leader.astype(np.float64).copy()
-    cc = np.zeros(n_char, dtype=np.int64)
+    cc = np.zeros(rules.n_char, dtype=np.int64)
     st = np.zeros(2, dtype=np.int64)
     for k in range(deck.shape[0]):
         j = deck[k]
         pos[j] = k
-        cc[char[j]] += 1
-        st[0] += cost[j]
-        st[1] += attr[j]
+        cc[rules.char[j]] += 1
+        st[COST] += rules.cost[j]
+        st[ATTR] += rules.attr[j]
         for c in range(n):
             g[c] += R[j, c]  # R symmetric: read the contiguous row
     return pos, g, cc, st
 
 
 @njit(cache=True)
-def apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr):
+def apply_swap(R: np.ndarray, a: int, b: int, deck: np.ndarray, pos: np.ndarray,
+               g: np.ndarray, cc: np.ndarray, st: np.ndarray, rules: RuleArrays) -> None:
     """Swap ``a`` (in the deck) out and ``b`` in; O(n) for the gains. Undo: swap b, a."""
     k = pos[a]
     deck[k] = b
     pos[b] = k
     pos[a] = -1
-    cc[char[a]] -= 1
-    cc[char[b]] += 1
-    st[0] += cost[b] - cost[a]
-    st[1] += attr[b] - attr[a]
+    cc[rules.char[a]] -= 1
+    cc[rules.char[b]] += 1
+    st[COST] += rules.cost[b] - rules.cost[a]
+    st[ATTR] += rules.attr[b] - rules.attr[a]
     for c in range(R.shape[0]):
         g[c] += np.float64(R[b, c]) - np.float64(R[a, c])  # rows, not columns
 
 
 @njit(cache=True)
-def _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
-    if locked[a] != 0:
+def _rules_ok(a: int, b: int, cap: int, cc: np.ndarray, st: np.ndarray,
+              rules: RuleArrays) -> bool:
+    """Swapping ``a`` out for ``b`` keeps every rule, with ``cap`` as the cost cap."""
+    if rules.locked[a] != 0:
         return False
-    if st[0] - cost[a] + cost[b] > cap:
+    if st[COST] - rules.cost[a] + rules.cost[b] > cap:
         return False
-    if char[a] != char[b] and cc[char[b]] >= climit[char[b]]:
+    char = rules.char
+    if char[a] != char[b] and cc[char[b]] >= rules.climit[char[b]]:
         return False
-    return st[1] - attr[a] + attr[b] >= amin
+    return st[ATTR] - rules.attr[a] + rules.attr[b] >= rules.amin
 
 
 @njit(cache=True)
@@ -135,8 +144,7 @@ def _leavers(deck, g, locked, ban_in, nban, aa):
 
 
 @njit(cache=True)
-def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, amin, locked,
-          ban_in, ban_out, nban, cand, aa):
+def _scan(R, rmin, cap, need, deck, pos, g, cc, st, rules, ban_in, ban_out, nban, cand, aa):
     """Best swap with gain > ``need`` whose result keeps the rules with cost ≤ ``cap``.
 
     ``ban_in[:nban]`` may not leave, ``ban_out[:nban]`` may not come back (KL locking).
@@ -148,8 +156,9 @@ def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, am
     best = need
     ba = -1
     bb = -1
-    na = _leavers(deck, g, locked, ban_in, nban, aa)
-    nc = _promising(need, rmin, cap - st[0], na, aa, pos, g, cost, ban_out, nban, cand)
+    na = _leavers(deck, g, rules.locked, ban_in, nban, aa)
+    nc = _promising(need, rmin, cap - st[COST], na, aa, pos, g, rules.cost, ban_out, nban,
+                    cand)
     for t in range(nc):
         b = cand[t]
         gb = g[b]
@@ -160,7 +169,7 @@ def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, am
             d = gb - g[a] - np.float64(R[a, b])
             if d <= best:
                 continue
-            if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+            if not _rules_ok(a, b, cap, cc, st, rules):
                 continue
             best = d
             ba = a
@@ -169,13 +178,14 @@ def _scan(R, rmin, cap, need, deck, pos, g, cc, st, char, cost, attr, climit, am
 
 
 @njit(cache=True)
-def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, cost, attr,
-             climit, amin, locked, ban_in, ban_out, nban, cand, aa):
+def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, rules, ban_in,
+             ban_out, nban, cand, aa):
     """The ``width`` best swaps with gain > ``need`` under cost ≤ ``cap`` into ca/cb/cd
     (leaving pieces by ascending ``g`` with the early stop of :func:`_scan`)."""
     cnt = 0
-    na = _leavers(deck, g, locked, ban_in, nban, aa)
-    nc = _promising(need, rmin, cap - st[0], na, aa, pos, g, cost, ban_out, nban, cand)
+    na = _leavers(deck, g, rules.locked, ban_in, nban, aa)
+    nc = _promising(need, rmin, cap - st[COST], na, aa, pos, g, rules.cost, ban_out, nban,
+                    cand)
     for t in range(nc):
         b = cand[t]
         gb = g[b]
@@ -187,7 +197,7 @@ def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, 
             d = gb - g[a] - np.float64(R[a, b])
             if d <= lim:
                 continue
-            if not _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin, locked):
+            if not _rules_ok(a, b, cap, cc, st, rules):
                 continue
             i = cnt if cnt < width else width - 1  # insertion sort, best first
             while i > 0 and cd[i - 1] < d:
@@ -204,8 +214,7 @@ def _collect(R, rmin, cap, need, width, ca, cb, cd, deck, pos, g, cc, st, char, 
 
 
 @njit(cache=True)
-def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
-              climit, attr, amin, locked, cand, aa):
+def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, rules, cand, aa):
     """One VDS move; returns the number of swaps applied (0: local optimum).
 
     Level k is the state after k tentative swaps, whose score is ``acc[k]`` above the
@@ -226,18 +235,17 @@ def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cos
     expand = True
     while level >= 0:
         if expand:
-            d, a, b = _scan(R, rmin, cap, eps - acc[level], deck, pos, g, cc, st, char, cost,
-                            attr, climit, amin, locked, ban_in, ban_out, level, cand, aa)
+            d, a, b = _scan(R, rmin, rules.cap, eps - acc[level], deck, pos, g, cc, st, rules,
+                            ban_in, ban_out, level, cand, aa)
             if a >= 0:
-                apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+                apply_swap(R, a, b, deck, pos, g, cc, st, rules)
                 return level + 1
             cnt[level] = 0
             idx[level] = 0
             if level + 1 < depth:
-                cnt[level] = _collect(R, rmin, cap + relax, eps - acc[level], width,
+                cnt[level] = _collect(R, rmin, rules.cap + relax, eps - acc[level], width,
                                       ca[level], cb[level], cd[level], deck, pos, g, cc, st,
-                                      char, cost, attr, climit, amin, locked, ban_in, ban_out,
-                                      level, cand, aa)
+                                      rules, ban_in, ban_out, level, cand, aa)
             expand = False
         if idx[level] < cnt[level]:
             i = idx[level]
@@ -245,7 +253,7 @@ def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cos
             a = ca[level, i]
             b = cb[level, i]
             d = g[b] - g[a] - np.float64(R[a, b])
-            apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+            apply_swap(R, a, b, deck, pos, g, cc, st, rules)
             ban_in[level] = b
             ban_out[level] = a
             acc[level + 1] = acc[level] + d
@@ -254,14 +262,14 @@ def _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cos
         else:
             level -= 1
             if level >= 0:  # undo the swap that led from this level
-                apply_swap(R, ban_in[level], ban_out[level], deck, pos, g, cc, st, char,
-                           cost, attr)
+                apply_swap(R, ban_in[level], ban_out[level], deck, pos, g, cc, st, rules)
     return 0
 
 
 @njit(cache=True)
-def kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climit, attr,
-         amin, locked):
+def kick(R: np.ndarray, kick_a: np.ndarray, kick_b: np.ndarray, n_kick: int,
+         deck: np.ndarray, pos: np.ndarray, g: np.ndarray, cc: np.ndarray, st: np.ndarray,
+         rules: RuleArrays) -> None:
     """Random perturbation: for t in order, swap out ``deck[kick_a[t] % size]`` for
     ``kick_b[t]`` when that keeps every rule, until ``n_kick`` swaps were applied."""
     size = deck.shape[0]
@@ -271,15 +279,16 @@ def kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climi
             break
         a = deck[kick_a[t] % size]
         b = kick_b[t]
-        if pos[b] < 0 and _rules_ok(a, b, cap, cc, st, char, cost, attr, climit, amin,
-                                    locked):
-            apply_swap(R, a, b, deck, pos, g, cc, st, char, cost, attr)
+        if pos[b] < 0 and _rules_ok(a, b, rules.cap, cc, st, rules):
+            apply_swap(R, a, b, deck, pos, g, cc, st, rules)
             done += 1
 
 
 @njit(cache=True)
-def local_search(R, rmin, leader, deck0, char, n_char, climit, cost, cap, attr, amin,
-                 locked, depth, relax, width, eps, kick_a, kick_b, n_kick, max_moves):
+def local_search(R: np.ndarray, rmin: float, leader: np.ndarray, deck0: np.ndarray,
+                 rules: RuleArrays, depth: int, relax: int, width: int, eps: float,
+                 kick_a: np.ndarray, kick_b: np.ndarray, n_kick: int, max_moves: int
+                 ) -> tuple[np.ndarray, int, int]:
     """Hill climbing from ``deck0`` (feasible); returns ``(deck, moves, swaps)``.
 
     Optional kick first: for t in order, swap out ``deck[kick_a[t] % size]`` for
@@ -290,16 +299,14 @@ def local_search(R, rmin, leader, deck0, char, n_char, climit, cost, cap, attr, 
     applied swap O(n).
     """
     deck = deck0.copy()
-    pos, g, cc, st = init_state(R, leader, deck, char, n_char, cost, attr)
-    kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, char, cost, cap, climit, attr,
-         amin, locked)
+    pos, g, cc, st = init_state(R, leader, deck, rules)
+    kick(R, kick_a, kick_b, n_kick, deck, pos, g, cc, st, rules)
     moves = 0
     swaps = 0
     cand = np.empty(R.shape[0], dtype=np.int64)
     aa = np.empty(deck.shape[0], dtype=np.int64)
     while moves < max_moves:
-        k = _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, char, cost, cap,
-                      climit, attr, amin, locked, cand, aa)
+        k = _vds_move(R, rmin, depth, relax, width, eps, deck, pos, g, cc, st, rules, cand, aa)
         if k == 0:
             break
         moves += 1

@@ -20,7 +20,7 @@ Mathematics 120, 2002 (the Russian-doll table).
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -28,19 +28,25 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.deck import _bnb_kernel as K
-from gameopt.deck.build import build_deck
-from gameopt.deck.exact import ExactDeck, upper_bound
+from gameopt.core.limit import Limit
+from gameopt.core.progress import Progress, ProgressCallback, Throttle
+from gameopt.core.stop import StopRule
+from gameopt.deck import _bnb_kernel as bnb_kernel
+from gameopt.deck._bnb_kernel import BEST, DONE, TOL, TOP
+from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
+from gameopt.deck.build import build_deck, start_deck
+from gameopt.deck.exact import upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InvalidInputError, SolverError
 
 __all__ = ["solve_bnb", "MAX_PIECES"]
 
 MAX_PIECES = 4000  # the partner lists take 4·n² bytes
-_BIG = 2**62
 _CHUNK = 200_000  # nodes between time checks at n = 100 (fewer for larger n: _chunk)
 _QUICK = 0.01  # share of the time limit tried without the table (easy cases end there)
+_QUICK_NO_LIMIT = 0.6  # seconds tried without the table when there is no time limit
 
 
 @dataclass
@@ -58,6 +64,14 @@ class _Data:
     attr: npt.NDArray[np.int64]
     amin: int
     n_must: int
+
+    @property
+    def rules(self) -> RuleArrays:
+        """The rules in branching order, as the kernel takes them."""
+        n = self.R.shape[0]
+        zero = np.zeros(n, dtype=np.int64)
+        return RuleArrays(self.cost, self.cap, self.char, int(self.char.max(initial=0)) + 1,
+                          self.climit, self.attr, self.amin, zero, zero)
 
 
 def _data(p: DeckProblem) -> _Data:
@@ -77,7 +91,7 @@ def _data(p: DeckProblem) -> _Data:
     Ro = np.ascontiguousarray(R[np.ix_(order, order)])
     if p.character is None:
         char = np.arange(n, dtype=np.int64)
-        climit = np.full(n, _BIG, dtype=np.int64)
+        climit = np.full(n, NO_CAP, dtype=np.int64)
     else:
         used, inv = np.unique(p.character[order], return_inverse=True)
         char = inv.astype(np.int64)
@@ -85,48 +99,63 @@ def _data(p: DeckProblem) -> _Data:
     return _Data(order, Ro, np.argsort(-Ro, axis=1, kind="stable").astype(np.int32),
                  L[order], np.zeros(n, np.int64) if p.cost is None
                  else p.cost[order].astype(np.int64),
-                 _BIG if p.cost_cap is None else int(p.cost_cap), char, climit,
+                 NO_CAP if p.cost_cap is None else int(p.cost_cap), char, climit,
                  np.zeros(n, np.int64) if p.attribute is None
                  else (p.attribute[order] != 0).astype(np.int64),
                  int(p.attribute_min), len(p.must))
 
 
-def _incumbent(p: DeckProblem, hint: Sequence[int] | None, seed: int | None) -> list[int]:
-    if hint is not None:
-        deck = [int(i) for i in hint]
-        bad = deck_problems(p, deck)
-        if bad:
-            raise InvalidInputError("solve_bnb: hint breaks the rules: " + "; ".join(bad))
-        return deck
-    return list(build_deck(p, "vds", seed=seed).deck)
+class _Clock:
+    """The budget of one search: a stop rule started after the incumbent, the time limit
+    (``inf`` without one) and the progress callback."""
+
+    def __init__(self, rule: StopRule, progress: ProgressCallback | None) -> None:
+        self.rule = rule
+        self.progress = None if progress is None else Throttle(progress)
+
+    def past(self, seconds: float) -> bool:
+        """True once ``seconds`` are used (on the rule's clock), or a stop was requested."""
+        return self.rule.stop_requested or self.rule.elapsed() >= seconds
+
+    def report(self, task: str, done: int, total: int | None, best: float | None,
+               **info: object) -> None:
+        if self.progress is not None:
+            self.progress(Progress(task, done, total, best, dict(info)))
 
 
-def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
+def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
               hint: Sequence[int] | None = None, seed: int | None = 0,
-              table: bool = True) -> ExactDeck:
+              table: bool = True, progress: ProgressCallback | None = None) -> DeckResult:
     """Best deck by branch and bound, with a proof of optimality or a valid gap.
 
     Parameters
     ----------
     problem : DeckProblem
-    time_limit : float
-        CPU seconds for the search (checked every 2·10⁷/n nodes, at most 200,000), the
-        VDS hint excluded.
+    limit : Limit, optional
+        ``time``: seconds on ``clock`` (CPU when no time is given) for the search, checked
+        every 2·10⁷/n nodes (at most 200,000), the VDS hint excluded. ``stop``: an outside
+        request, seen at the same checks. No time: until proven.
     hint : sequence of int, optional
         A feasible deck, the first incumbent; default: a VDS deck.
     seed : int or None
         Seed of the VDS run that gives the default incumbent.
     table : bool
-        When the search without it has not finished within ``_QUICK`` of the time limit,
-        build the Russian-doll table (:func:`_table`, until half the time limit) and
-        search again with both bounds, from the incumbent found.
+        When the search without it has not finished within ``_QUICK`` of the time limit
+        (``_QUICK_NO_LIMIT`` seconds without one), build the Russian-doll table
+        (:func:`_table`, until half the time limit) and search again with both bounds,
+        from the incumbent found.
+    progress : ProgressCallback, optional
+        Told after each chunk of nodes: task ``"bnb table"`` (done/total: rows of the
+        table) and ``"bnb"`` (done: nodes; best: the incumbent's score).
 
     Returns
     -------
-    ExactDeck
-        ``proven`` when the search finished: no deck scores more than ``score`` plus
-        ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``upper_bound`` is the
-        largest bound among the open nodes (capped by
+    DeckResult
+        ``seconds`` on the limit's clock, the VDS hint included
+        (``stats["hint_seconds"]``); ``stats["nodes"]`` search nodes (the table's
+        included). ``proven`` when the search finished: no deck scores more than
+        ``score`` plus ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``bound``
+        is the largest bound among the open nodes (capped by
         :func:`~gameopt.deck.exact.upper_bound`).
 
     Raises
@@ -134,21 +163,23 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
     InfeasibleError
         When no deck keeps the rules (from the VDS checks).
     InvalidInputError
-        A hint that breaks the rules, a bad time limit, or more than ``MAX_PIECES``
-        pieces.
+        A hint that breaks the rules, or more than ``MAX_PIECES`` pieces.
 
     Notes
     -----
     A node costs O(|U|·(r + skipped partners)) for the bound, plus an O(n) update when a
     piece is added; the tree is exponential in the worst case. Memory O(n²).
     """
-    if not time_limit > 0:
-        raise InvalidInputError(f"solve_bnb: time_limit must be > 0, got {time_limit!r}")
     if problem.n > MAX_PIECES:
         raise InvalidInputError(f"solve_bnb: {problem.n} pieces, at most {MAX_PIECES}")
-    t0 = time.process_time()
-    deck0 = _incumbent(problem, hint, seed)
-    t1 = time.process_time()
+    limit = limit if limit is not None else Limit(clock="cpu")
+    if limit.time is None and limit.clock != "cpu":
+        limit = dataclasses.replace(limit, clock="cpu")
+    whole = limit.start()
+    deck0 = start_deck(problem, hint, seed=seed, restarts=16, where="solve_bnb")
+    hint_seconds = whole.elapsed()
+    clock = _Clock(limit.start(), progress)
+    total = np.inf if limit.time is None else limit.time
     d = _data(problem)
     n, k = problem.n, problem.size
     where = np.empty(n, dtype=np.int64)
@@ -156,40 +187,47 @@ def solve_bnb(problem: DeckProblem, *, time_limit: float = 60.0,
     best = np.sort(where[deck0]).astype(np.int64)
     score0 = deck_score(problem, deck0)
     no_table = np.full((n + 1, k + 1), np.inf)
-    nodes, st, fs, fb = _run(d, k, best, score0, t1,
-                             _QUICK * time_limit if table else time_limit, no_table)
-    if st[3] >= 0 and table:  # not easy: build the table, search again from the incumbent
+    quick = (total if not table else _QUICK * total if limit.time is not None
+             else _QUICK_NO_LIMIT)
+    nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table, reported=0)
+    if st[TOP] >= 0 and table and not clock.rule.stop_requested:
+        # not easy: build the table, search again from the incumbent
         mu = _mu(problem, seed)
-        V, table_nodes = _table(d, k, t1 + 0.5 * time_limit, mu)
-        more, st, fs, fb = _run(d, k, best, float(fs[1]), t1, time_limit, V, mu)
+        V, table_nodes = _table(d, k, clock, 0.5 * total, mu)
+        more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V, mu,
+                                reported=nodes + table_nodes)
         nodes += table_nodes + more
     deck = sorted(int(i) for i in d.order[best])
     bad = deck_problems(problem, deck)
     if bad:
         raise SolverError("solve_bnb: deck breaks the rules: " + "; ".join(bad))
     score = deck_score(problem, deck)
-    proven = st[3] == -1
+    proven = st[TOP] == DONE
     if proven:
-        ub = score + float(fs[2])
+        ub = score + float(fs[TOL])
     else:  # frame 0's node holds every open node; frame j < top covers frame j + 1
-        top = int(st[3])
+        top = int(st[TOP])
         ub = min(upper_bound(problem), max(score, float(fb[0] if top == 0 else fb[:top].max())))
-    return ExactDeck(tuple(deck), score, bool(proven), ub,
-                     (ub - score) / max(abs(score), 1e-9), time.process_time() - t0,
-                     nodes=nodes)
+    cost = 0 if problem.cost is None else int(problem.cost[deck].sum())
+    stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds}
+    if not proven:
+        stats["stop"] = clock.rule.reason() or "time"
+    return DeckResult(tuple(deck), score, cost, "bnb", whole.elapsed(), whole.clock,
+                      bool(proven), ub, stats)
 
 
 def _chunk(n: int) -> int:
-    """Nodes between two time checks: a node costs about O(n·k), so fewer for large n
-    (n = 1000: a 200,000-node chunk ran 30 CPU s past a table's deadline)."""
+    """Nodes between two time checks: a node costs about O(n·k), so fewer for large n."""
+    # (n = 1000: a 200,000-node chunk ran 30 CPU s past a table's deadline)
     return max(1, min(_CHUNK, _CHUNK * 100 // max(n, 1)))
 
 
 def _table_r(k: int) -> int:
-    """Largest r of the table: its last columns cost the most and tighten little (random
-    dense, deck 15, table + search CPU s on a loaded machine: n = 80, r ≤ 13: 31.7 + 26.2,
-    r ≤ 12: 12.5 + 28.9, r ≤ 11: 4.8 + 31.2; n = 100, r ≤ 12: 20.5 + 14.8, r ≤ 11:
-    9.2 + 25.6; n = 60, r ≤ 10 without the cost price: 0.4 + 6.8)."""
+    """Largest r of the table: its last columns cost the most and tighten little."""
+    # Measured on random dense scores, deck 15, table + search CPU s on a loaded machine:
+    # n = 80, r <= 13: 31.7 + 26.2, r <= 12: 12.5 + 28.9, r <= 11: 4.8 + 31.2; n = 100,
+    # r <= 12: 20.5 + 14.8, r <= 11: 9.2 + 25.6; n = 60, r <= 10 without the cost price:
+    # 0.4 + 6.8.
     return max(1, k - 4)
 
 
@@ -222,12 +260,12 @@ def _state(n: int, k: int, n_char: int, score0: float, tol: float
             np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
-def _table(d: _Data, k: int, t_end: float, mu: float = 0.0, max_r: int | None = None
-           ) -> tuple[npt.NDArray[np.float64], int]:
+def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
+           max_r: int | None = None) -> tuple[npt.NDArray[np.float64], int]:
     """Russian-doll table ``V[p, r]``: the largest ``pairs(T) - mu·cost(T)`` over r pieces
     T of ``{p, ..., n-1}`` (rules relaxed, leader scores left out) for r ≤ ``max_r``
     (default TABLE_R(k)), plus a 1e-12 relative margin for rounding; ``+inf`` where
-    unknown (larger r, and rows not reached by ``t_end``).
+    unknown (larger r, and rows not reached within ``seconds`` of ``clock``).
 
     Built from the last piece back, as Östergård's clique algorithm does: the row of p is
     the row of p + 1, improved where a set containing p beats it, found by the same
@@ -244,46 +282,52 @@ def _table(d: _Data, k: int, t_end: float, mu: float = 0.0, max_r: int | None = 
     if max_r is None:
         max_r = _table_r(k)
     char = np.arange(n, dtype=np.int64)
-    climit = np.full(n, _BIG, dtype=np.int64)
+    climit = np.full(n, NO_CAP, dtype=np.int64)
+    # The rules relaxed to the size: costs only priced (mu), the first piece added free
+    relaxed = RuleArrays(d.cost, NO_CAP, char, n, climit, zero, 0, zero, zero)
+    first = relaxed._replace(cost=zero)
     nodes = 0
     for i in range(n - 2, d.n_must - 1, -1):
         for j in range(2, min(max_r, n - i) + 1):
             inc = float(V[i + 1, j])
             g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(n, j, n, inc, 0.0)
             g[:] = -mu * d.cost
-            K._add(d.R, i, g, cc, st, fs, chosen, zero, char, zero)
+            bnb_kernel._add(d.R, i, g, cc, st, fs, chosen, first)
             fp[0] = i + 1
             best = np.zeros(j, dtype=np.int64)
-            while st[3] >= 0:
-                nodes += int(K.search(d.R, d.P, V, mu, j, d.cost, _BIG, char, climit, zero,
-                                      0, g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk,
-                                      dead, kst, _chunk(n)))
-                if st[3] >= 0 and time.process_time() >= t_end:
+            while st[TOP] >= 0:
+                nodes += int(bnb_kernel.search(d.R, d.P, V, mu, j, relaxed, g, cc, st, fs,
+                                               chosen, best, fp, fph, fb, fz, fk, dead, kst,
+                                               _chunk(n)))
+                if st[TOP] >= 0 and clock.past(seconds):
                     V[i, j:max_r + 1] = np.inf
                     return V, nodes
-            v = float(fs[1])
+            v = float(fs[BEST])
             V[i, j] = v + 1e-12 * (1.0 + abs(v))
+        clock.report("bnb table", n - 1 - i, n - 1 - d.n_must, None, nodes=nodes)
     return V, nodes
 
 
-def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, t1: float,
-         time_limit: float, V: npt.NDArray[np.float64], mu: float = 0.0
+def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _Clock,
+         seconds: float, V: npt.NDArray[np.float64], mu: float = 0.0, *, reported: int = 0
          ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64],
                     npt.NDArray[np.float64]]:
-    """Set up the root (the must-include pieces chosen) and search in chunks."""
+    """Set up the root (the must-include pieces chosen) and search in chunks until done or
+    ``seconds`` are used on ``clock``; progress counts nodes from ``reported``."""
     n = d.R.shape[0]
     g, cc, st, fs, chosen, fp, fph, fb, fz, fk, dead, kst = _state(
         n, k, int(d.char.max(initial=0)) + 1, score0, 1e-9 * max(1.0, abs(score0)))
     g[:] = d.leader
+    rules = d.rules
     for t in range(d.n_must):
-        K._add(d.R, t, g, cc, st, fs, chosen, d.cost, d.char, d.attr)
+        bnb_kernel._add(d.R, t, g, cc, st, fs, chosen, rules)
     fp[0] = d.n_must
     nodes = 0
-    while st[3] >= 0:
-        nodes += int(K.search(d.R, d.P, V, mu, k, d.cost, d.cap, d.char, d.climit, d.attr,
-                              d.amin, g, cc, st, fs, chosen, best, fp, fph, fb, fz, fk, dead,
-                              kst, _chunk(n)))
-        if time.process_time() - t1 >= time_limit:
+    while st[TOP] >= 0:
+        nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, rules, g, cc, st, fs, chosen, best,
+                                       fp, fph, fb, fz, fk, dead, kst, _chunk(n)))
+        clock.report("bnb", reported + nodes, None, float(fs[BEST]))
+        if clock.past(seconds):
             break
     return nodes, st, fs, fb
 
@@ -318,7 +362,7 @@ def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int
         bnd, lam_best = zz + tot, 0.0
         if c0 > budget and bnd > thr:  # Lagrangian relaxation of the cost cap
             lo, hi = 0.0, max(hs) - min(hs) + 1.0
-            for _ in range(K._LAMBDA_STEPS):
+            for _ in range(bnb_kernel._LAMBDA_STEPS):
                 lam = 0.5 * (lo + hi)
                 tot, c = top([hs[t] - lam * costs[t] for t in range(len(hs))], costs, r)
                 if zz + lam * budget + tot < bnd:
@@ -340,7 +384,7 @@ def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int
 
     vr = float(V[p, r])
     bnd = -np.inf
-    for rnd in range(K._FIX_ROUNDS + 1):
+    for rnd in range(bnb_kernel._FIX_ROUNDS + 1):
         hs: list[float] = []
         gs: list[float] = []
         costs: list[int] = []
@@ -368,7 +412,7 @@ def _bound_reference(d: _Data, p: int, k: int, g: list[float], cc: dict[int, int
         if bnd > thr and vr < np.inf:
             b2, lam2 = lagrange(gs, costs, z + vr)
             bnd = min(bnd, b2)
-        if bnd <= thr or rnd == K._FIX_ROUNDS:
+        if bnd <= thr or rnd == bnb_kernel._FIX_ROUNDS:
             return bnd
         out = fix(hs, costs, pieces, z, lam)
         dead.update(out)

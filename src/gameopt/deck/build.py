@@ -1,8 +1,10 @@
 """Deck builders: greedy (the in-game baseline), 1-swap and VDS hill climbing, tabu search.
 
-All three take a :class:`~gameopt.deck.problem.DeckProblem`, return a
-:class:`DeckResult` checked by :mod:`gameopt.deck.verify`, or raise
-:class:`~gameopt.errors.InfeasibleError` with the reason no deck exists.
+All four take a :class:`~gameopt.deck.problem.DeckProblem`, return a
+:class:`~gameopt.deck.result.DeckResult` checked by :mod:`gameopt.deck.verify`, or raise
+:class:`~gameopt.errors.InfeasibleError` with the reason no deck exists. Their time limit
+is checked between restarts, on the clock of the :class:`~gameopt.core.Limit` (process CPU
+time by default); :func:`gameopt.deck.solve` is the entry point over every method.
 
 References
 ----------
@@ -14,59 +16,35 @@ the maximum diversity problem).
 
 from __future__ import annotations
 
-import time
+import dataclasses
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.limit import Limit
+from gameopt.core.progress import Progress, ProgressCallback, Throttle
 from gameopt.core.rng import make_rng
-from gameopt.deck import _construct_kernel as C
-from gameopt.deck import _strength_kernel as S
-from gameopt.deck import _tabu_kernel as T
-from gameopt.deck import _vds_kernel as K
+from gameopt.core.stop import StopRule
+from gameopt.deck import _construct_kernel as construct_kernel
+from gameopt.deck import _strength_kernel as strength_kernel
+from gameopt.deck import _tabu_kernel as tabu_kernel
+from gameopt.deck import _vds_kernel as vds_kernel
+from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
-__all__ = ["DeckResult", "build_deck", "METHODS"]
+__all__ = ["HEURISTICS", "build_deck", "start_deck"]
 
-METHODS = ("vds", "hc", "greedy", "tabu")
-_BIG = 2**62
+#: The heuristic methods :func:`build_deck` runs.
+HEURISTICS = ("greedy", "hc", "vds", "tabu")
 _TRIES = 50  # candidates tried per construction step before completing by the certificate
 _TABU_BASE, _TABU_RAND = 15, 10  # tabu tenure of a dropped piece: 15 + U{0..10} swaps
 _PARTNERS = 2  # seed strength: partner lists of 2·(size-1) pieces per row
 _PRICE_STEPS = 10  # bisections of the cap's price (the order is robust to a factor ~2)
-
-
-@dataclass(frozen=True)
-class DeckResult:
-    """A built deck.
-
-    Attributes
-    ----------
-    deck : tuple of int
-        Piece indices, sorted.
-    score : float
-        :func:`~gameopt.deck.problem.deck_score` of the deck (float64).
-    cost : int
-        Total cost (0 without costs).
-    method : str
-    seconds : float
-        Process CPU seconds used.
-    stats : dict
-        ``restarts``, ``moves``, ``swaps`` (a VDS move may apply up to ``depth`` swaps),
-        ``cpu_to_best`` (CPU seconds until the best deck was first found).
-    """
-
-    deck: tuple[int, ...]
-    score: float
-    cost: int
-    method: str
-    seconds: float
-    stats: dict[str, Any] = field(default_factory=dict)
 
 
 class _Arrays:
@@ -78,10 +56,10 @@ class _Arrays:
         self.leader = (np.zeros(n, np.float32) if p.leader_scores is None
                        else p.leader_scores)
         self.cost = np.zeros(n, np.int64) if p.cost is None else p.cost.astype(np.int64)
-        self.cap = _BIG if p.cost_cap is None else int(p.cost_cap)
+        self.cap = NO_CAP if p.cost_cap is None else int(p.cost_cap)
         if p.character is None:
             self.char = np.arange(n, dtype=np.int64)
-            self.climit = np.full(n, _BIG, dtype=np.int64)
+            self.climit = np.full(n, NO_CAP, dtype=np.int64)
         else:
             used, self.char = np.unique(p.character, return_inverse=True)
             self.char = self.char.astype(np.int64)
@@ -94,12 +72,15 @@ class _Arrays:
         self.locked = np.zeros(n, np.int64)
         self.locked[list(p.must)] = 1
         self.order = np.argsort(self.cost, kind="stable").astype(np.int64)  # cheapest first
-        self.free = (self.cap == _BIG and self.amin == 0
+        self.free = (self.cap == NO_CAP and self.amin == 0
                      and bool((per_char <= self.climit).all()))
         lo, hi = p.r_range
         self.spread = hi - lo  # ≥ the off-diagonal spread
         self.rmin = min(lo, 0.0)  # ≤ every R entry
         self.eps = 1e-7 * max(1.0, -lo, hi)
+        self.stop_rule: StopRule | None = None  # the run's stop (the CP-SAT start's time)
+        self.rules = RuleArrays(self.cost, self.cap, self.char, self.n_char, self.climit,
+                                self.attr, self.amin, self.locked, self.order)
 
 
 def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | None:
@@ -166,42 +147,27 @@ def _raise_if_plainly_infeasible(p: DeckProblem, a: _Arrays) -> None:
 
 
 def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
-    """A feasible deck of least cost by CP-SAT, or InfeasibleError (a proof)."""
-    from ortools.sat.python import cp_model
+    """A feasible deck of least cost by CP-SAT, or InfeasibleError (a proof).
 
-    m = cp_model.CpModel()
-    x = [m.new_bool_var(f"x{i}") for i in range(p.n)]
-    # Size
-    m.add(sum(x) == p.size)
-    # Must-include
-    for i in p.must:
-        m.add(x[i] == 1)
-    # Per-character limit
-    for ch in range(a.n_char):
-        members = np.flatnonzero(a.char == ch)
-        if len(members) > a.climit[ch]:
-            m.add(sum(x[int(i)] for i in members) <= int(a.climit[ch]))
-    # Attribute minimum
-    if a.amin > 0:
-        m.add(sum(x[int(i)] for i in np.flatnonzero(a.attr)) >= a.amin)
-    # Objective: least cost (the cap is then a check)
-    m.minimize(sum(int(a.cost[i]) * x[i] for i in range(p.n)))
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = 30.0
-    status = solver.solve(m)
-    if status == cp_model.INFEASIBLE:
-        raise InfeasibleError("rules: no deck meets size, character limit and attribute "
-                              "minimum together (proved by CP-SAT)")
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        raise SolverError(f"CP-SAT status {solver.status_name(status)} looking for a start")
-    deck = [i for i in range(p.n) if solver.value(x[i])]
-    total = int(a.cost[deck].sum())
-    if status == cp_model.OPTIMAL and total > a.cap:
-        raise InfeasibleError(f"rules: the cheapest deck under the other rules costs {total} "
-                              f"> cap {a.cap} (proved by CP-SAT)")
-    if total > a.cap:
-        raise SolverError("CP-SAT found no deck under the cost cap in 30 s")
-    return deck
+    The model is :func:`gameopt.deck.constraints.build_start_model` (every rule, least
+    cost), solved by :func:`gameopt.ip.solve` within the time left to the run (``a.stop_rule``;
+    no limit without one).
+    """
+    from gameopt.deck.constraints import build_start_model
+    from gameopt.ip import solve as solve_cpsat
+
+    model, x = build_start_model(p)
+    seconds = None
+    if a.stop_rule is not None and np.isfinite(a.stop_rule.deadline.seconds):
+        seconds = max(a.stop_rule.deadline.remaining(), 0.01)
+    try:
+        res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0)
+    except InfeasibleError:
+        raise InfeasibleError("rules: no deck meets size, cost cap, character limit and "
+                              "attribute minimum together (proved by CP-SAT)") from None
+    except SolverError as e:
+        raise SolverError(f"rules: no start deck: {e}") from None
+    return [i for i in range(p.n) if res.value(x[i])]
 
 
 def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None,
@@ -215,9 +181,9 @@ def _construct(p: DeckProblem, a: _Arrays, rng: np.random.Generator | None,
     if a.free:  # size rule only (MDP)
         return _construct_free(p, a, rng, chosen)
     rank = np.zeros(0) if rng is None else rng.random(p.n)
-    deck, ok = C.construct(a.R, a.leader, np.asarray(chosen, np.int64), p.size, a.char,
-                           a.n_char, a.climit, a.cost, a.cap, a.attr, a.amin, a.order,
-                           rank, _TRIES, 0 if seed_piece is None else len(p.must))
+    deck, ok = construct_kernel.construct(a.R, a.leader, np.asarray(chosen, np.int64), p.size,
+                                          a.rules, rank, _TRIES,
+                                          0 if seed_piece is None else len(p.must))
     if ok:
         return [int(i) for i in deck]
     return _cpsat_start(p, a) if seed_piece is None else None
@@ -275,9 +241,9 @@ def _run_ls(a: _Arrays, deck: list[int], depth: int, relax: int, width: int,
             ) -> tuple[npt.NDArray[np.int64], int, int]:
     empty = np.zeros(0, np.int64)
     ka, kb, nk = kick if kick is not None else (empty, empty, 0)
-    out, moves, swaps = K.local_search(
-        a.R, a.rmin, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost,
-        a.cap, a.attr, a.amin, a.locked, depth, relax, width, a.eps, ka, kb, nk, 10**9)
+    out, moves, swaps = vds_kernel.local_search(
+        a.R, a.rmin, a.leader, np.asarray(deck, np.int64), a.rules, depth, relax, width, a.eps,
+        ka, kb, nk, 10**9)
     return out, int(moves), int(swaps)
 
 
@@ -286,32 +252,31 @@ def _run_tabu(a: _Arrays, deck: list[int], stall: int, seed: int, target: float,
               ) -> tuple[npt.NDArray[np.int64], int]:
     empty = np.zeros(0, np.int64)
     ka, kb, nk = kick if kick is not None else (empty, empty, 0)
-    out, _, iters = T.tabu_search(
-        a.R, a.leader, np.asarray(deck, np.int64), a.char, a.n_char, a.climit, a.cost, a.cap,
-        a.attr, a.amin, a.locked, ka, kb, nk, a.free, a.spread, stall, _TABU_BASE,
-        _TABU_RAND, np.random.default_rng(seed), target, a.eps)
+    out, _, iters = tabu_kernel.tabu_search(
+        a.R, a.leader, np.asarray(deck, np.int64), a.rules, ka, kb, nk, a.free, a.spread,
+        stall, _TABU_BASE, _TABU_RAND, np.random.default_rng(seed), target, a.eps)
     return out, int(iters)
 
 
 def _check_args(method: str, restarts: int, depth: int, relax: int, width: int) -> None:
-    if method not in METHODS:
-        raise InvalidInputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    if method not in HEURISTICS:
+        raise InvalidInputError(f"method: {method!r} is not one of {', '.join(HEURISTICS)}")
     if restarts < 1 or depth < 1 or relax < 0 or width < 1:
         raise InvalidInputError(f"restarts={restarts}, depth={depth}, relax={relax}, "
                                 f"width={width}: need restarts, depth, width >= 1, relax >= 0")
 
 
 def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = None,
-               restarts: int = 16, time_limit: float | None = None, depth: int = 3,
+               restarts: int = 16, limit: Limit | None = None, depth: int = 3,
                relax: int = 10, width: int = 4, start: Sequence[int] | None = None,
-               target: float | None = None, stall: int | None = None,
-               seeds: int = 16) -> DeckResult:
+               stall: int | None = None, seeds: int = 16,
+               progress: ProgressCallback | None = None) -> DeckResult:
     """Build a deck that keeps every rule of ``problem`` and scores high.
 
     Parameters
     ----------
     problem : DeckProblem
-    method : {"vds", "hc", "greedy"}
+    method : {"vds", "hc", "greedy", "tabu"}
         ``greedy``: from the must-include pieces add the best-gain piece whose addition
         still has a rule-keeping completion (the in-game baseline). ``hc``: best-improvement
         1-swap hill climbing. ``vds``: the same, and at a 1-swap optimum a variable depth
@@ -320,29 +285,35 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         search over single swaps (each run ends after ``stall`` swaps without a new best;
         the next starts from the best deck kicked by a few random swaps).
     seed : int or None
-        Seed of the restarts' generator; same seed, same result (without ``time_limit``).
+        Seed of the restarts' generator; same seed, same result (without a time limit).
     restarts : int
         Local searches: the first from the greedy deck (or ``start``), then (``hc``,
         ``vds``) from up to ``seeds`` seeded greedy decks, then alternately from a random
         construction and from the best deck kicked by a few random swaps (iterated local
         search). ``tabu``: tabu runs, each after the first from the best deck kicked.
-    time_limit : float or None
-        CPU seconds; no new restart begins after it.
+    limit : Limit, optional
+        ``time`` (on ``clock``; CPU when no time is given): no new restart begins after
+        it. ``target``: stop as soon as a deck scores at least ``target`` (minus 1e-6
+        relative). ``stop``: an outside request, seen between restarts. Nodes and depth
+        do not apply.
     start : sequence of int, optional
         A feasible deck to start the first local search from (checked).
-    target : float, optional
-        Stop as soon as a deck scores at least ``target`` (minus 1e-6 relative).
     seeds : int
         ``hc``/``vds``: restarts from greedy decks grown from strong, different seed
         pieces (see :func:`_seeded_starts`) before the random ones.
     stall : int, optional
         ``tabu`` only: swaps without a new best that end a run (default ``20·n`` with
-        the size rule only, ``2·n`` with other rules, at least 2,000). ``time_limit``
+        the size rule only, ``2·n`` with other rules, at least 2,000). The time limit
         is checked between runs, so one run may overshoot it.
+    progress : ProgressCallback, optional
+        Told after each restart (task: the method; done/total: restarts; best: score).
 
     Returns
     -------
     DeckResult
+        ``seconds`` on the limit's clock; ``stats``: ``restarts``, ``moves``, ``swaps``
+        (a VDS move may apply up to ``depth`` swaps), ``iterations`` (tabu),
+        ``seconds_to_best`` (until the best deck was first found).
 
     Raises
     ------
@@ -359,8 +330,12 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     _check_args(method, restarts, depth, relax, width)
     if stall is not None and stall < 1:
         raise InvalidInputError(f"stall={stall}: need stall >= 1")
-    t0 = time.process_time()
+    limit = limit if limit is not None else Limit(clock="cpu")
+    if limit.time is None and limit.clock != "cpu":
+        limit = dataclasses.replace(limit, clock="cpu")
+    rule = limit.start()
     a = _Arrays(problem)
+    a.stop_rule = rule
     _raise_if_plainly_infeasible(problem, a)
     rng = make_rng(seed)
     if start is not None:
@@ -373,15 +348,63 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         assert first is not None  # without a seed piece it never fails silently
         best = first
     best_score = deck_score(problem, best)
-    stats: dict[str, Any] = {"restarts": 0, "moves": 0, "swaps": 0, "cpu_to_best": 0.0}
+    stats: dict[str, Any] = {"restarts": 0, "moves": 0, "swaps": 0, "seconds_to_best": 0.0}
+    target = limit.target
     goal = None if target is None else target - 1e-6 * max(1.0, abs(target))
+    run = _Run(rule, goal, stats, None if progress is None else Throttle(progress), method,
+               restarts)
     if method == "tabu":
-        best = _iterated_tabu(problem, a, best, best_score, restarts, time_limit, goal,
-                              stall, rng, t0, stats)
+        best = _iterated_tabu(problem, a, best, best_score, restarts, stall, rng, run)
     elif method != "greedy":
-        best = _multistart(problem, a, best, best_score, restarts, seeds, time_limit, goal,
-                           (depth if method == "vds" else 1, relax, width), rng, t0, stats)
-    return _result(problem, a, best, method, t0, stats)
+        best = _multistart(problem, a, best, best_score, restarts, seeds,
+                           (depth if method == "vds" else 1, relax, width), rng, run)
+    return _result(problem, a, best, method, rule, stats)
+
+
+def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | None,
+               restarts: int, where: str) -> list[int]:
+    """The first incumbent of an exact method: ``hint`` checked, or a VDS deck.
+
+    Raises
+    ------
+    InvalidInputError
+        When ``hint`` breaks a rule (the message starts with ``where``).
+    InfeasibleError
+        When no deck keeps the rules (from the VDS checks).
+    """
+    if hint is not None:
+        deck = [int(i) for i in hint]
+        bad = deck_problems(problem, deck)
+        if bad:
+            raise InvalidInputError(f"{where}: hint breaks the rules: " + "; ".join(bad))
+        return deck
+    return list(build_deck(problem, "vds", seed=seed, restarts=restarts).deck)
+
+
+class _Run:
+    """The running state shared by the restart loops: stop rule, target, counts, progress."""
+
+    def __init__(self, rule: StopRule, goal: float | None, stats: dict[str, Any],
+                 progress: ProgressCallback | None, task: str, total: int) -> None:
+        self.rule, self.goal, self.stats = rule, goal, stats
+        self.progress, self.task = progress, task
+        self.total = total if total < 10**9 else None
+
+    def done(self, best_score: float) -> bool:
+        """The target is reached, the time is up or a stop was requested (checked between
+        restarts)."""
+        if self.goal is not None and best_score >= self.goal:
+            self.stats["stop"] = "target"
+            return True
+        reason = self.rule.should_stop()
+        if reason is not None:
+            self.stats["stop"] = reason
+            return True
+        return False
+
+    def report(self, restart: int, best_score: float) -> None:
+        if self.progress is not None:
+            self.progress(Progress(self.task, restart, self.total, best_score))
 
 
 def _kick(p: DeckProblem, rng: np.random.Generator
@@ -393,20 +416,12 @@ def _kick(p: DeckProblem, rng: np.random.Generator
             rng.integers(0, p.n, 8 * n_kick).astype(np.int64), n_kick)
 
 
-def _done(best_score: float, goal: float | None, time_limit: float | None,
-          t0: float) -> bool:
-    """The target is reached or the CPU time is up (checked between restarts)."""
-    return ((goal is not None and best_score >= goal)
-            or (time_limit is not None and time.process_time() - t0 >= time_limit))
-
-
 def _keep_best(p: DeckProblem, a: _Arrays, out: npt.NDArray[np.int64], best: list[int],
-               best_score: float, t0: float, stats: dict[str, Any]
-               ) -> tuple[list[int], float]:
-    """``out`` if it beats ``best`` (recording the CPU time to it), else ``best``."""
+               best_score: float, run: _Run) -> tuple[list[int], float]:
+    """``out`` if it beats ``best`` (recording the time to it), else ``best``."""
     s = deck_score(p, out)
     if s > best_score + a.eps:
-        stats["cpu_to_best"] = time.process_time() - t0
+        run.stats["seconds_to_best"] = run.rule.elapsed()
         return [int(i) for i in out], s
     return best, best_score
 
@@ -426,17 +441,17 @@ def _seed_order(p: DeckProblem, a: _Arrays) -> npt.NDArray[np.int64]:
     k = p.size
     if k <= 1 or p.n <= 1:
         return np.argsort(-a.leader.astype(np.float64), kind="stable").astype(np.int64)
-    V, J = S.top_partners(a.R, min(p.n - 1, _PARTNERS * (k - 1)))
-    lam = (0.0 if a.cap == _BIG
-           else S.cap_price(V, J, a.cost, a.leader, k, a.cap, a.locked, _PRICE_STEPS))
-    b, _ = S.strengths(V, J, a.cost, a.leader, k - 1, lam, k)
+    V, J = strength_kernel.top_partners(a.R, min(p.n - 1, _PARTNERS * (k - 1)))
+    lam = (0.0 if a.cap == NO_CAP
+           else strength_kernel.cap_price(V, J, a.cost, a.leader, k, a.cap, a.locked, _PRICE_STEPS))
+    b, _ = strength_kernel.strengths(V, J, a.cost, a.leader, k - 1, lam, k)
     plain = np.argsort(-b, kind="stable").astype(np.int64)
     with_attr = np.flatnonzero(a.attr).astype(np.int64)
     if a.amin <= 0 or len(with_attr) < 2:
         return plain
     sub = np.ascontiguousarray(a.R[np.ix_(with_attr, with_attr)])  # rows/columns with it
-    Va, Ia = S.top_partners(sub, min(len(with_attr) - 1, _PARTNERS * (k - 1)))
-    ba, _ = S.strengths(Va, Ia, a.cost[with_attr], a.leader[with_attr],
+    Va, Ia = strength_kernel.top_partners(sub, min(len(with_attr) - 1, _PARTNERS * (k - 1)))
+    ba, _ = strength_kernel.strengths(Va, Ia, a.cost[with_attr], a.leader[with_attr],
                         min(k - 1, a.amin), lam, k)
     attr_first = with_attr[np.argsort(-ba, kind="stable")]
     both = np.empty(len(plain) + len(attr_first), dtype=np.int64)
@@ -476,16 +491,16 @@ def _seeded_starts(p: DeckProblem, a: _Arrays, count: int) -> Iterator[list[int]
 
 
 def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
-                restarts: int, seeds: int, time_limit: float | None, goal: float | None,
-                vds: tuple[int, int, int], rng: np.random.Generator, t0: float,
-                stats: dict[str, Any]) -> list[int]:
+                restarts: int, seeds: int, vds: tuple[int, int, int],
+                rng: np.random.Generator, run: _Run) -> list[int]:
     """Local searches from: ``best``, then up to ``seeds`` seeded greedy decks, then
     alternately a random construction and the best deck kicked (iterated local search).
-    Returns the best deck; counts go to ``stats``."""
+    Returns the best deck; counts go to ``run.stats``."""
     depth, relax, width = vds
+    stats = run.stats
     seeded = _seeded_starts(p, a, seeds)
     for r in range(restarts):
-        if r > 0 and _done(best_score, goal, time_limit, t0):
+        if r > 0 and run.done(best_score):
             break
         kick = None
         deck = best if r == 0 else next(seeded, None)
@@ -500,21 +515,23 @@ def _multistart(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
         stats["restarts"] += 1
         stats["moves"] += moves
         stats["swaps"] += swaps
-        best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
+        best, best_score = _keep_best(p, a, out, best, best_score, run)
+        run.report(r + 1, best_score)
     return best
 
 
 def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: float,
-                   restarts: int, time_limit: float | None, goal: float | None,
-                   stall: int | None, rng: np.random.Generator, t0: float,
-                   stats: dict[str, Any]) -> list[int]:
+                   restarts: int, stall: int | None, rng: np.random.Generator,
+                   run: _Run) -> list[int]:
     """Tabu runs from ``best``, then from the best deck kicked; returns the best deck."""
     if stall is None:  # a full scan (rules) costs ~size times a constrained one (MDP)
         stall = max(2000, 20 * p.n if a.free else 2 * p.n)
+    goal = run.goal
     tgt = np.inf if goal is None else goal
+    stats = run.stats
     stats["iterations"] = 0
     for r in range(restarts):
-        if r > 0 and _done(best_score, goal, time_limit, t0):
+        if r > 0 and run.done(best_score):
             break
         kick = None
         if r > 0:
@@ -522,15 +539,16 @@ def _iterated_tabu(p: DeckProblem, a: _Arrays, best: list[int], best_score: floa
         out, iters = _run_tabu(a, best, stall, int(rng.integers(2**31)), tgt, kick)
         stats["restarts"] += 1
         stats["iterations"] += iters
-        best, best_score = _keep_best(p, a, out, best, best_score, t0, stats)
+        best, best_score = _keep_best(p, a, out, best, best_score, run)
+        run.report(r + 1, best_score)
     return best
 
 
-def _result(p: DeckProblem, a: _Arrays, deck: list[int], method: str, t0: float,
+def _result(p: DeckProblem, a: _Arrays, deck: list[int], method: str, rule: StopRule,
             stats: dict[str, Any]) -> DeckResult:
     bad = deck_problems(p, deck)
     if bad:
         raise SolverError(f"{method} returned a deck that breaks the rules: " + "; ".join(bad))
     d = tuple(sorted(deck))
     return DeckResult(d, deck_score(p, d), int(a.cost[list(d)].sum()), method,
-                      time.process_time() - t0, stats)
+                      rule.elapsed(), rule.clock, stats=stats)

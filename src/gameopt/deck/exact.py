@@ -18,57 +18,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from ortools.sat.python import cp_model
 
-from gameopt.deck import _strength_kernel as S
-from gameopt.deck.build import build_deck
+from gameopt.core.limit import Limit
+from gameopt.core.progress import Progress, ProgressCallback
+from gameopt.core.stop import StopFlag
+from gameopt.deck import _strength_kernel as strength_kernel
+from gameopt.deck.build import start_deck
+from gameopt.deck.constraints import add_rule_constraints, choice_variables
 from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.ip.cpsat import solve
 
-__all__ = ["ExactDeck", "build_deck_model", "solve_exact", "upper_bound"]
+__all__ = ["build_deck_model", "solve_exact", "upper_bound"]
 
 _HALVINGS = 64  # at most this many evaluations of the priced bound on full rows
-
-
-@dataclass(frozen=True)
-class ExactDeck:
-    """What :func:`solve_exact` found.
-
-    Attributes
-    ----------
-    deck : tuple of int
-        Piece indices, sorted; keeps every rule (checked by :mod:`gameopt.deck.verify`).
-    score : float
-        :func:`~gameopt.deck.problem.deck_score` of the deck, in float64 from the
-        unscaled scores.
-    proven : bool
-        True when CP-SAT proved the deck optimal for the integer (scaled) objective. With
-        scores that are multiples of ``1/scale`` this is the float optimum; otherwise the
-        float optimum lies in ``[score, upper_bound]``.
-    upper_bound : float
-        A valid bound on the float score of every feasible deck (≥ ``score``).
-    gap : float
-        ``(upper_bound - score) / max(|score|, 1e-9)``.
-    seconds : float
-        Wall seconds, VDS hint included (:func:`solve_exact`); CPU seconds
-        (:func:`gameopt.deck.bnb.solve_bnb`).
-    nodes : int
-        Search nodes (branch and bound only; 0 for CP-SAT).
-    """
-
-    deck: tuple[int, ...]
-    score: float
-    proven: bool
-    upper_bound: float
-    gap: float
-    seconds: float
-    nodes: int = 0
 
 
 def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:
@@ -109,7 +79,7 @@ def upper_bound(problem: DeckProblem) -> float:
     Notes
     -----
     O(n²) time and memory per evaluation (one partition per row; with a binding cap a
-    few more, one per halving): about a second for n = 2,000.
+    few more, one per halving).
 
     References
     ----------
@@ -130,9 +100,9 @@ def _priced_bound(p: DeckProblem) -> float:
     leader = np.zeros(n) if p.leader_scores is None else p.leader_scores.astype(np.float64)
     is_must = np.zeros(n, dtype=np.int64)
     is_must[list(p.must)] = 1
-    V, J = S.top_partners(p.R, min(n - 1, 2 * (k - 1)))
+    V, J = strength_kernel.top_partners(p.R, min(n - 1, 2 * (k - 1)))
     cap = int(p.cost_cap)
-    lam = S.cap_price(V, J, cost, leader, k, cap, is_must, 30)
+    lam = strength_kernel.cap_price(V, J, cost, leader, k, cap, is_must, 30)
     must = is_must.astype(bool)
     R = p.R.astype(np.float64)
 
@@ -233,30 +203,11 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     Mm = np.rint(_top_row_sums(Rm.astype(np.float64), k - 1)).astype(np.int64)
     model = cp_model.CpModel()
     model.name = "deck"
-    x = [model.new_bool_var(f"x{i}") for i in range(n)]
+    x = choice_variables(model, problem)
     z = [model.new_int_var(0, int(Mp[i]), f"z{i}") for i in range(n)]
     u = [model.new_int_var(0, int(Mm[i]), f"u{i}") for i in range(n)]
-    # Size
-    model.add(sum(x) == k)
-    # Must-include
-    for i in problem.must:
-        model.add(x[i] == 1)
-    # Cost cap
-    if problem.cost_cap is not None and problem.cost is not None:
-        model.add(sum(int(c) * xi for c, xi in zip(problem.cost, x, strict=True) if c)
-                  <= problem.cost_cap)
-    # Per-character limit
-    if problem.character is not None:
-        limits = problem.char_limits()
-        for ch in np.unique(problem.character):
-            members = np.flatnonzero(problem.character == ch)
-            if len(members) > limits[ch]:
-                model.add(sum(x[int(i)] for i in members) <= int(limits[ch]))
-    # Attribute minimum
-    if problem.attribute_min > 0:
-        have = [x[int(i)] for i in np.flatnonzero(problem.attribute)] \
-            if problem.attribute is not None else []
-        model.add(sum(have) >= problem.attribute_min)
+    # The rules: size, must-include, cost cap, per-character limit, attribute minimum
+    add_rule_constraints(model, problem, x)
     # Linearisation of the positive part: z_i = x_i · Σ_j R⁺_ij x_j at an optimum
     for i in range(n):
         row = np.flatnonzero(Rp[i])
@@ -287,78 +238,97 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     return model, x, y
 
 
-def _hint_deck(problem: DeckProblem, hint: Sequence[int] | None) -> list[int] | None:
-    if hint is not None:
-        deck = [int(i) for i in hint]
-        bad = deck_problems(problem, deck)
-        if bad:
-            raise InvalidInputError("solve_exact: hint breaks the rules: " + "; ".join(bad))
-        return deck
-    try:
-        return list(build_deck(problem, "vds", seed=0, restarts=10).deck)
-    except SolverError:  # VDS found nothing; CP-SAT decides alone
-        return None
+class _OnSolution(cp_model.CpSolverSolutionCallback):
+    """At each CP-SAT solution: report its score and the bound (unscaled), and stop the
+    search when the stop flag is set."""
+
+    def __init__(self, progress: ProgressCallback | None, stop: StopFlag | None,
+                 scale: int) -> None:
+        super().__init__()
+        self._progress, self._stop, self._scale, self._count = progress, stop, scale, 0
+
+    def on_solution_callback(self) -> None:
+        self._count += 1
+        if self._progress is not None:
+            unit = 2.0 * self._scale
+            self._progress(Progress("exact", self._count, None, self.objective_value / unit,
+                                    {"bound": round(self.best_objective_bound / unit, 3)}))
+        if self._stop is not None and self._stop.is_set():
+            self.stop_search()
 
 
-def solve_exact(problem: DeckProblem, *, time_limit: float = 60.0, workers: int = 2,
+def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: int = 2,
                 hint: Sequence[int] | None = None, scale: int = 1000,
-                seed: int | None = 0) -> ExactDeck:
+                seed: int | None = 0, progress: ProgressCallback | None = None
+                ) -> DeckResult:
     """Best deck by CP-SAT, with a proof of optimality or a valid gap.
 
     Parameters
     ----------
     problem : DeckProblem
-    time_limit : float
-        Wall seconds for CP-SAT.
+    limit : Limit, optional
+        ``time``: wall seconds for CP-SAT (its time limit is wall time: a CPU clock is
+        refused); the VDS hint, the cheap bound and the model's construction (O(n²)) come
+        before it and are not counted in it, though ``seconds`` includes them. No time:
+        until proven. ``stop``: seen at each solution CP-SAT finds.
     workers : int
         CP-SAT search workers.
     hint : sequence of int, optional
-        A feasible deck; default: a VDS deck (seed 0). It is the solver's hint and the
-        incumbent: the model keeps only decks at least as good (integer objective).
+        A feasible deck; default: a VDS deck (seed 0, 10 restarts). It is the solver's
+        hint and the incumbent: the model keeps only decks at least as good (integer
+        objective).
     scale : int
         Integer units per unit of score (see :func:`build_deck_model`).
     seed : int or None
         CP-SAT random seed.
+    progress : ProgressCallback, optional
+        Told at each CP-SAT solution (task ``"exact"``; done: solutions; best: score;
+        info: the bound).
 
     Returns
     -------
-    ExactDeck
-        The score is recomputed in float from the deck; the bound is CP-SAT's bound
-        divided by ``2·scale`` plus the rounding slack (the most any deck's float score
-        can exceed its rounded one), capped by :func:`upper_bound`.
+    DeckResult
+        ``seconds`` in wall time, the hint included (``stats["hint_seconds"]``). The
+        score is recomputed in float from the deck; ``bound`` is CP-SAT's bound divided
+        by ``2·scale`` plus the rounding slack (the most any deck's float score can
+        exceed its rounded one), capped by :func:`upper_bound`. ``proven`` when CP-SAT
+        proved the deck optimal for the integer (scaled) objective: with scores that are
+        multiples of ``1/scale`` this is the float optimum; otherwise the float optimum
+        lies in ``[score, bound]``.
 
     Raises
     ------
     InfeasibleError
         When no deck keeps the rules (from VDS's checks or proved by CP-SAT).
-    SolverError
-        When CP-SAT finds no deck within the time limit and there is no hint.
+    InvalidInputError
+        A hint that breaks the rules, or a CPU time limit.
     """
+    limit = limit if limit is not None else Limit()
+    if limit.time is not None and limit.clock != "wall":
+        raise InvalidInputError("solve_exact: CP-SAT's time limit is wall time, "
+                                "got a CPU time limit")
     t0 = time.perf_counter()
-    deck0 = _hint_deck(problem, hint)
+    deck0 = start_deck(problem, hint, seed=0, restarts=10, where="solve_exact")
+    hint_seconds = time.perf_counter() - t0
     Ri, Li, slack = _scaled(problem, scale)
     cheap = upper_bound(problem)
     # The same bound on the integer scores, doubled: a cut on the model's objective
     upper = int(np.floor(2 * _bound(Ri.astype(np.float64), Li.astype(np.float64),
                                     problem.size, problem.must) + 1e-6))
-    lower = None
-    if deck0 is not None:
-        d = np.asarray(deck0)
-        lower = int(Ri[np.ix_(d, d)].sum() + 2 * Li[d].sum())
-    model, x, _ = build_deck_model(problem, scale, lower=lower,
-                                   upper=upper)
-    if deck0 is not None:
-        chosen = set(deck0)
-        for i, xi in enumerate(x):
-            model.add_hint(xi, i in chosen)
-    res = solve(model, time_limit=time_limit, workers=workers, seed=seed,
-                require_solution=deck0 is None)
+    d = np.asarray(deck0)
+    lower = int(Ri[np.ix_(d, d)].sum() + 2 * Li[d].sum())
+    model, x, _ = build_deck_model(problem, scale, lower=lower, upper=upper)
+    chosen = set(deck0)
+    for i, xi in enumerate(x):
+        model.add_hint(xi, i in chosen)
+    res = solve(model, time_limit=limit.time, workers=workers, seed=seed,
+                require_solution=False,
+                callback=(None if progress is None and limit.stop is None
+                          else _OnSolution(progress, limit.stop, scale)))
     if res.has_solution:
         deck = sorted(i for i, xi in enumerate(x) if res.value(xi))
-    elif deck0 is not None:
+    else:
         deck = sorted(deck0)
-    else:  # pragma: no cover - solve raises first
-        raise SolverError("solve_exact: no deck")
     bad = deck_problems(problem, deck)
     if bad:
         raise SolverError("solve_exact: CP-SAT deck breaks the rules: " + "; ".join(bad))
@@ -367,7 +337,7 @@ def solve_exact(problem: DeckProblem, *, time_limit: float = 60.0, workers: int 
     if res.bound is not None:
         bound = min(bound, res.bound / (2 * scale) + slack)
     bound = max(bound, score)  # float noise only: both are valid, the deck is feasible
-    return ExactDeck(tuple(deck), score, res.status == "optimal", bound,
-                     (bound - score) / max(abs(score), 1e-9), time.perf_counter() - t0)
-
-
+    cost = 0 if problem.cost is None else int(problem.cost[deck].sum())
+    stats: dict[str, Any] = {"hint_seconds": hint_seconds, "status": res.status}
+    return DeckResult(tuple(deck), score, cost, "exact", time.perf_counter() - t0, "wall",
+                      res.status == "optimal", bound, stats)

@@ -32,16 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core.files import atomic_write_text
-from gameopt.deck.pool import PieceId, Pool, Scores
+from gameopt.deck.pool import PieceId, Scores
 from gameopt.errors import InvalidInputError
 
-__all__ = ["ScoreParams", "read_decks", "write_decks", "pair_counts", "deck_scores"]
+__all__ = ["ScoreParams", "pair_counts", "deck_scores"]
 
 
 @dataclass(frozen=True)
@@ -55,58 +53,6 @@ class ScoreParams:
         if not (self.alpha >= 0 and self.beta >= 0):
             raise InvalidInputError(f"score params: alpha={self.alpha}, beta={self.beta} "
                                     "must be >= 0")
-
-
-def read_decks(path: str | Path, pool: Pool | None = None, size: int | None = None
-               ) -> npt.NDArray[np.int64]:
-    """Read one deck per line (comma-separated piece ids, leader first).
-
-    Blank lines and lines starting with ``#`` are skipped. Every deck must have the same
-    number of distinct ids (``size``, else the first deck's).
-
-    Returns
-    -------
-    ndarray of int64, shape (N, size)
-
-    Raises
-    ------
-    InvalidInputError
-        Naming ``file:line``: a non-integer id, a wrong count, a repeated id, an id not
-        in ``pool``.
-    """
-    p = Path(path)
-    decks: list[list[int]] = []
-    for lineno, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith("#"):
-            continue
-        where = f"{p}:{lineno}"
-        try:
-            deck = [int(tok) for tok in s.split(",")]
-        except ValueError:
-            bad = next(t for t in s.split(",") if not t.strip().lstrip("-").isdigit())
-            raise InvalidInputError(f"{where}: id: {bad.strip()!r} is not an integer") from None
-        if size is None:
-            size = len(deck)
-        if len(deck) != size:
-            raise InvalidInputError(f"{where}: deck: {len(deck)} ids, expected {size}")
-        if len(set(deck)) != len(deck):
-            dup = next(x for x in deck if deck.count(x) > 1)
-            raise InvalidInputError(f"{where}: id: piece {dup} twice in one deck")
-        if pool is not None:
-            for x in deck:
-                if x not in pool:
-                    raise InvalidInputError(f"{where}: id: unknown piece id {x}")
-        decks.append(deck)
-    if not decks:
-        raise InvalidInputError(f"{p}: no decks")
-    return np.array(decks, dtype=np.int64)
-
-
-def write_decks(decks: npt.ArrayLike, path: str | Path) -> None:
-    """Write decks one per line (ids comma-separated), atomically."""
-    d = np.asarray(decks, dtype=np.int64)
-    atomic_write_text(path, "".join(",".join(map(str, row)) + "\n" for row in d.tolist()))
 
 
 def pair_counts(idx: npt.NDArray[np.int64], k: int

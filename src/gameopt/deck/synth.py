@@ -16,7 +16,7 @@ The model, in the spirit of a collectible piece game:
   of the weight), the staples, and a little from everything else — one piece per
   character. Row format: leader first.
 
-Everything is vectorised per archetype; the default sizes run in about a second.
+Everything is vectorised per archetype.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.rng import make_rng
-from gameopt.deck.pool import ATTRIBUTES, Collection, Piece, Pool, write_collection, write_pool
-from gameopt.deck.scores import write_decks
+from gameopt.deck.formats import write_collection, write_decks, write_pool
+from gameopt.deck.pool import ATTRIBUTES, Collection, Piece, Pool, Scores
+from gameopt.deck.scores import deck_scores
 from gameopt.errors import InvalidInputError
 
-__all__ = ["SynthData", "synthesize", "write_synth", "RARITY_COST"]
+__all__ = ["SynthData", "synthesize", "synthetic_data", "write_synth", "RARITY_COST"]
 
 RARITIES = ("C", "B", "A", "S")
 RARITY_P = (0.40, 0.30, 0.20, 0.10)
@@ -188,6 +189,13 @@ def _decks_of(rng: np.random.Generator, a: int, m: int, arch: npt.NDArray[np.int
     return out
 
 
+def synthetic_data(seed: int | None = 0) -> tuple[Pool, Collection, Scores]:
+    """The pool and collection of ``synthesize(seed)``, with scores learnt from its decks
+    (:func:`gameopt.deck.scores.deck_scores`): the default data of ``gameopt deck build``."""
+    data = synthesize(seed)
+    return data.pool, data.collection, deck_scores(data.decks, data.pool.ids)
+
+
 def write_synth(directory: str | Path, data: SynthData | None = None, *,
                 seed: int | None = 0) -> dict[str, Path]:
     """Write ``pool.csv``, ``collection.csv`` and ``decks.csv`` into ``directory``.
@@ -200,9 +208,9 @@ def write_synth(directory: str | Path, data: SynthData | None = None, *,
     data = data if data is not None else synthesize(seed)
     paths = {"pool": d / "pool.csv", "collection": d / "collection.csv",
              "decks": d / "decks.csv"}
-    write_pool(data.pool, paths["pool"])
-    write_collection(data.collection, paths["collection"])
-    write_decks(data.decks, paths["decks"])
+    write_pool(paths["pool"], data.pool)
+    write_collection(paths["collection"], data.collection)
+    write_decks(paths["decks"], data.decks)
     return paths
 
 
