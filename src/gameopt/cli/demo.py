@@ -65,17 +65,17 @@ def _sudoku(seed: int) -> bool:
 
 
 def _go() -> bool:
-    from gameopt.go.msp_solve import check_msp_board, msp_table, solve_msp
+    from gameopt.go import check_msp_board, msp_table, solve_msp
     from gameopt.go.text import format_text
 
     print("## Go: the maximum number of strings MSP(n) (Miyashiro, Yano, Muramatsu 2008)")
     res = solve_msp(19)
     board = check_msp_board(res)
     print(f"MSP(19) = {res.msp}: {res.gamma} empty points, {board.string_count()} strings, "
-          f"every one with a liberty ({res.method}, {res.seconds:.3f} s; the seed's CPLEX "
-          "proof took about 40 days)\n")
+          f"every one with a liberty ({res.method}, {res.seconds:.3f} s {res.clock}; "
+          "Miyashiro, Yano and Muramatsu's CPLEX proof took about 40 days)\n")
     print(format_text(board), "\n")
-    print(format_table(["n", "MSP(n)", "γ", "proved by", "seconds", "board"],
+    print(format_table(["n", "MSP(n)", "γ", "proved by", "wall s", "board"],
                        msp_table(list(range(5, 17)))))
     return res.msp == 277 and res.proven
 

@@ -211,15 +211,15 @@ def _stopping(solver: cp_model.CpSolver, flag: StopFlag | None,
         thread.join()
 
 
-def _stop_reason(solver: cp_model.CpSolver, seconds: float | None, requested: bool,
+def _stop_reason(seconds: float | None, requested: bool,
                  status: cp_model.CpSolverStatus) -> str | None:
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         return None
     if requested:
         return "requested"
-    if seconds is not None and solver.wall_time >= seconds:
-        return "time"
-    return None
+    # Not finished, not asked to stop: with a time limit set, the limit ended the search
+    # (CP-SAT may stop a few milliseconds short of it).
+    return "time" if seconds is not None else None
 
 
 def _make_solver(time_limit: float | None, workers: int, seed: int | None,
@@ -335,7 +335,7 @@ def solve(model: cp_model.CpModel, *, limit: Limit | None = None,
         seconds=float(solver.wall_time),
         solver=solver,
         stats={"branches": int(solver.num_branches), "conflicts": int(solver.num_conflicts),
-               "stop": _stop_reason(solver, time_limit, requested[0], status)},
+               "stop": _stop_reason(time_limit, requested[0], status)},
     )
 
 
@@ -424,6 +424,6 @@ def count_solutions(model: cp_model.CpModel, variables: Sequence[cp_model.IntVar
     # FEASIBLE / UNKNOWN: stopped (limit reached or time limit) before finishing.
     complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) and counter.count < limit
     stop = None if complete or counter.count >= limit else _stop_reason(
-        solver, time_limit, requested[0], status)
+        time_limit, requested[0], status)
     return SolutionCount(count=counter.count, complete=complete, first=counter.first,
                          seconds=float(solver.wall_time), stop=stop)
