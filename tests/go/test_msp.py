@@ -114,7 +114,7 @@ def test_results_are_outcomes_with_their_clock_and_progress() -> None:
 def test_limits_stop_each_method() -> None:
     flag = StopFlag()
     flag.set()
-    with pytest.raises(SolverError, match=r"stopped by the requested limit after 1 of 9 rows.*"
+    with pytest.raises(SolverError, match=r"stopped by the requested limit after \d+ of 9 rows.*"
                                           r"γ >= \d+"):
         solve_msp(9, method="dp", limit=Limit(stop=flag))
     r = construct_msp(16, limit=Limit(stop=flag))  # the diagonal pattern, no window solved

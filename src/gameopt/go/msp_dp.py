@@ -169,9 +169,8 @@ def domination_number(m: int, n: int | None = None, *, threads: int | None = Non
     byte). A cell that leaves the frontier must be dominated. Time O(m·n·3^w), memory
     ``3**w`` bytes (one table updated in place). Rows are cache-blocked and skip blocks of
     unreachable states (most of them: about ``2.414**w`` of the ``3**w`` are reachable);
-    see :mod:`gameopt.go._dp_kernel`. Measured on this project's machine, one thread:
-    19×19 (MSP(19) = 277) in about 11 s, 20×20 in about 26 s; a plain C version of the
-    unblocked DP takes several times longer (``benchmarks/bench_go_dp.py``).
+    see :mod:`gameopt.go._dp_kernel`. Measured times, against the unblocked DP
+    (:func:`plain_domination_number`): ``benchmarks/bench_go_dp.py`` and the README.
 
     References
     ----------
@@ -320,25 +319,32 @@ class _Sweep:
                 if self.keep_rows:
                     self.rows.append(self.table.copy())
                     self.offsets.append(self.offset)
-                busy = self._row(pool)
+                busy = self._row(pool, partial(self._stop_if, rule, r, board))
                 self.bound += self.w
                 logger.debug("%s row %d/%d: %.3f s, busy blocks/units %s", board, r + 1,
                              self.h, time.perf_counter() - tick, busy)
                 if progress is not None:
                     progress(Progress(task=_TASK, done=r + 1, total=self.h,
                                       info={"board": board}))
-                reason = rule.should_stop(r + 1) if r + 1 < self.h else None
-                if reason is not None:
-                    lo, _ = _k.minmax(self.table)
-                    raise SolverError(
-                        f"domination DP {board}: stopped by the {reason} limit after "
-                        f"{r + 1} of {self.h} rows ({rule.elapsed():.3g} s {rule.clock}); "
-                        f"the rows swept prove γ >= {int(lo) + self.offset}")
+                if r + 1 < self.h:
+                    self._stop_if(rule, r + 1, board)
         finally:
             if pool is not None:
                 pool.shutdown()
 
-    def _row(self, pool: ThreadPoolExecutor | None) -> list[int]:
+    def _stop_if(self, rule: StopRule, rows: int, board: str) -> None:
+        """Raise when ``rule`` says stop, with the bound on γ that the table proves (its
+        least entry: set cells only add up as the sweep goes on)."""
+        reason = rule.should_stop(rows)
+        if reason is not None:
+            lo, _ = _k.minmax(self.table)
+            raise SolverError(
+                f"domination DP {board}: stopped by the {reason} limit after {rows} of "
+                f"{self.h} rows ({rule.elapsed():.3g} s {rule.clock}); the cells swept "
+                f"prove γ >= {int(lo) + self.offset}")
+
+    def _row(self, pool: ThreadPoolExecutor | None, check: Callable[[], None]) -> list[int]:
+        """One row of cells; ``check()`` runs between its phases (it may raise)."""
         t, w = self.table, self.w
         if w < _k.LOW:  # tiny tables: the plain path
             s0, s1 = _scratch()
@@ -346,9 +352,11 @@ class _Sweep:
                 _k.cell_step(t, c, s0, s1)
             return []
         busy = [self._spread(pool, partial(_k.phase1, t, self.k), 3 ** (w - self.k))]
+        check()
         for a, b in self.pieces:
             units = -(-(3 ** (a - 1)) // _CHUNK) * 3 ** (w - b)
             busy.append(self._spread(pool, partial(_k.phase2, t, a, b, _CHUNK), units))
+            check()
         return busy
 
     def _spread(self, pool: ThreadPoolExecutor | None, job: _Job, total: int) -> int:

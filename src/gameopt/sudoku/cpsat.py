@@ -111,16 +111,15 @@ def build_sudoku_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[dict[int,
     Notes
     -----
     Boolean variables with exactly-one constraints, rather than integer cells with
-    ``AddAllDifferent``: measured with ``count_solutions(limit=2)``, this model is 1.5 to
-    2.5 times faster on hard 9x9 puzzles (Platinum Blonde, Golden Nugget, Easter Monster),
-    on near-minimal 16x16 puzzles, and counting the 548 solutions of a sparse 9x9. The
+    ``AddAllDifferent``: with ``count_solutions(limit=2)`` this model is the faster of the
+    two on hard 9x9 puzzles (Platinum Blonde, Golden Nugget, Easter Monster), on
+    near-minimal 16x16 puzzles, and counting the solutions of a sparse 9x9. The
     per-(unit, value) exactly-one constraints are the "hidden single" rule, handed to the
     SAT core as is, where ``AllDifferent`` has to be expanded by presolve first; and
     counting enumerates assignments of these literals directly. Variables are created only
     for the candidates the givens leave, which shrinks the model (and its Python build
-    time) several fold on puzzles with many givens. ``n**3`` literals at most: 15,625 for
-    25x25. A cell left with no candidate gives an empty exactly-one, which CP-SAT proves
-    infeasible at once.
+    time) on puzzles with many givens. ``n**3`` literals at most. A cell left with no
+    candidate gives an empty exactly-one, which CP-SAT proves infeasible at once.
 
     References
     ----------

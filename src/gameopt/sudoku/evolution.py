@@ -33,7 +33,7 @@ def propagate_singles(puzzle: Puzzle) -> tuple[npt.NDArray[np.int8], npt.NDArray
 
     Notes
     -----
-    O(rounds * n^3) for side n; a few milliseconds for 9x9.
+    O(rounds * n^3) for side n.
     """
     n = puzzle.side
     cells = [int(v) for v in puzzle.cells]

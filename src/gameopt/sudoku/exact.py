@@ -124,12 +124,9 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
 
     Sudoku is NP-complete for general ``n`` (Yato and Seta), so the worst case is
     exponential in the number of empty cells; a node costs at most O(n**3) word
-    operations (``n*n`` cells, each with fewer than ``3n`` peers). In practice a 9x9
-    puzzle takes about 10 microseconds when easy or 17-clue, and about 0.3 ms on average
-    on the set hardest for backtracking, uniqueness proved
-    (``benchmarks/bench_sudoku_exact.py``). Sparse puzzles above 16x16 can take far
-    longer: proving a generated 25x25 puzzle with 267 givens unique took about a million
-    guesses (7 s).
+    operations (``n*n`` cells, each with fewer than ``3n`` peers). Sparse puzzles above
+    16x16 can take far longer than 9x9 ones (measured rates: the README and
+    ``benchmarks/bench_sudoku_exact.py``).
 
     References
     ----------
@@ -175,8 +172,8 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
 
     Notes
     -----
-    Same search as :func:`count_solutions`; batching keeps the Python overhead (a few
-    microseconds a call) out of the rate.
+    Same search as :func:`count_solutions`; batching keeps the per-call Python overhead
+    out of the rate.
     """
     _check_limit(limit)
     puzzles = list(puzzles)
