@@ -21,10 +21,9 @@ from pathlib import Path
 
 from gameopt.core.table import format_table
 from gameopt.localsearch import EvolutionParams
-from gameopt.sudoku import bench
+from gameopt.sudoku import SUDOKU_EVOLUTION, bench
 from gameopt.sudoku.examples import article_puzzle
 from gameopt.sudoku.formats import read_puzzles
-from gameopt.sudoku.solve import SUDOKU_EVOLUTION
 
 ARTICLE = EvolutionParams()
 UNLIMITED = dataclasses.replace(SUDOKU_EVOLUTION, max_restarts=10**9)

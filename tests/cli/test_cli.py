@@ -37,7 +37,9 @@ def test_solve_file_one_line_per_puzzle(tmp_path, capsys) -> None:  # type: igno
     (["sudoku", "solve", "6" + ARTICLE[1:]], "value 6 given twice in row 1: r1c1 and r1c3"),
     (["sudoku", "solve", "no/such/file.txt"], "no such file"),
     (["sudoku", "solve", ARTICLE, "--max-epochs", "0"], "max_epochs=0 is out of range"),
-    (["sudoku", "solve", ARTICLE, "--count-limit", "0"], "count limit must be >= 1"),
+    (["sudoku", "solve", ARTICLE, "--count-limit", "0"], "--count-limit 0: expected >= 1"),
+    (["sudoku", "solve", ARTICLE, "--time-limit", "nan"], "--time-limit nan"),
+    (["sudoku", "solve", ARTICLE, "--time-limit", "2"], "exact solver runs to the end"),
     (["sudoku", "generate", "--box", "9"], "box"),
     (["sudoku", "bench", "--seeds", "1", "--scheduler", "localhost:1"],
      "'localhost:1'"),
@@ -92,3 +94,15 @@ def test_help_lists_only_working_systems() -> None:
                        capture_output=True, text=True)
     for system in ("sudoku", "go", "pair", "deck", "reversi", "demo"):
         assert system in r.stdout
+
+
+def test_solve_file_prints_the_clock_and_keeps_lines(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "p.txt"
+    f.write_text(f"{ARTICLE}\n{ARTICLE}\n")
+    assert main(["sudoku", "solve", str(f), "--method", "exact"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.count("exact unique count=1 nodes=") == 2
+    assert "2 puzzles, 2 solved, exact:" in captured.err and " s cpu" in captured.err
+    assert main(["sudoku", "solve", ARTICLE, "--method", "evolution", "--seed", "1",
+                 "--time-limit", "5", "-q"]) == 0
+    assert " s cpu" in capsys.readouterr().out

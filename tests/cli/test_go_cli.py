@@ -44,3 +44,12 @@ def test_check_names_string_without_liberty(tmp_path, capsys) -> None:  # type: 
     f.write_text("XO.\nO..\n...\n")
     assert main(["go", "check", str(f)]) == 2
     assert "no liberty" in capsys.readouterr().err
+
+
+def test_msp_prints_the_clock_and_stops_on_time(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["go", "msp", "6", "--method", "dp", "--time-limit", "30", "-q"]) == 0
+    assert " s wall; board checked" in capsys.readouterr().out
+    assert main(["go", "msp", "--table", "3..4", "-q"]) == 0
+    assert "| wall s |" in capsys.readouterr().out
+    assert main(["go", "msp", "6", "--time-limit", "-1"]) == 2
+    assert "--time-limit -1" in capsys.readouterr().err

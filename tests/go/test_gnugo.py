@@ -58,7 +58,7 @@ def many_sgf(request: pytest.FixtureRequest,
     else:
         board = Board.from_array(many_strings(19))
     path = tmp_path_factory.mktemp("gnugo") / f"{request.param}.sgf"
-    write_sgf(board, path)
+    write_sgf(path, board)
     return path, board
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.errors import InvalidInputError
+from gameopt.core import Limit, Outcome, StopFlag
+from gameopt.errors import InvalidInputError, SolverError
 from gameopt.go.board import Board
 from gameopt.go.construct import construct_msp, diagonal_pattern
 from gameopt.go.msp import KNOWN_GAMMA, formula_gamma, is_dominating, msp_position
@@ -22,7 +23,7 @@ KNOWN_MSP = [0, 2, 6, 12, 18, 26, 37, 48, 61, 76, 92, 109]
 @pytest.mark.parametrize("formulation", ["basic", "improved"])
 def test_ip_equals_known_values_n_1_to_12(formulation: str) -> None:
     for n in range(1, 13):
-        r = solve_msp_ip(n, formulation=formulation, time_limit=60)
+        r = solve_msp_ip(n, formulation=formulation, limit=Limit(time=60))
         assert r.proven and r.gamma == KNOWN_GAMMA[n] and r.msp == KNOWN_MSP[n - 1], n
         check_msp_board(r)
 
@@ -95,3 +96,31 @@ def test_checker_rejects_a_wrong_claim() -> None:
     with pytest.raises(SolverError, match="claimed 9"):
         check_msp_board(MspResult(3, 3, 9, 9, False, "test", 0.0, empty))
 
+
+
+def test_results_are_outcomes_with_their_clock_and_progress() -> None:
+    seen: list[object] = []
+    for method in ("ip-improved", "dp"):
+        r = solve_msp(7, method=method, progress=seen.append)
+        assert isinstance(r, Outcome) and r.clock == "wall" and r.proven and r.bound == 12
+    tasks = {p.task for p in seen}  # type: ignore[attr-defined]
+    assert {"msp-ip", "msp-dp"} <= tasks
+    ip = [p for p in seen if p.task == "msp-ip"]  # type: ignore[attr-defined]
+    assert ip[-1].best == 12 and ip[-1].done == len(ip)  # type: ignore[attr-defined]
+    r = solve_msp(5, method="dp", limit=Limit(clock="cpu"))
+    assert r.clock == "cpu" and r.msp == 18
+
+
+def test_limits_stop_each_method() -> None:
+    flag = StopFlag()
+    flag.set()
+    with pytest.raises(SolverError, match=r"stopped by the requested limit after \d+ of 9 rows.*"
+                                          r"γ >= \d+"):
+        solve_msp(9, method="dp", limit=Limit(stop=flag))
+    r = construct_msp(16, limit=Limit(stop=flag))  # the diagonal pattern, no window solved
+    assert is_dominating(r.empty) and r.stats["stop"] == "requested"
+    with pytest.raises(InvalidInputError, match="CP-SAT limits wall time"):
+        solve_msp(9, method="ip-basic", limit=Limit(time=5, clock="cpu"))
+    r = solve_msp_ip(17, limit=Limit(time=0.5))
+    assert not r.proven and r.bound is not None and r.bound <= r.gamma
+    assert r.stats["stop"] == "time" and r.seconds < 10

@@ -57,7 +57,7 @@ def test_bad_arguments(kwargs: dict[str, object], match: str) -> None:
 def test_write_is_atomic(tmp_path: Path) -> None:
     path = tmp_path / "b.svg"
     path.write_text("old")
-    write_svg(Board(5), path, marks=[(2, 2)])
+    write_svg(path, Board(5), marks=[(2, 2)])
     assert path.read_text().startswith("<svg") and len(list(tmp_path.iterdir())) == 1
     with pytest.raises(InvalidInputError, match="does not exist"):
-        write_svg(Board(5), tmp_path / "no" / "b.svg")
+        write_svg(tmp_path / "no" / "b.svg", Board(5))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import threading
 
 import pytest
 from ortools.sat.python import cp_model
 
+from gameopt.core import Limit, StopFlag
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 from gameopt.ip import count_solutions, solve
 
@@ -177,3 +179,43 @@ def test_count_same_seed_same_first_solution() -> None:
     model, xy = three_solutions()
     firsts = {tuple(count_solutions(model, xy, limit=1, seed=9).first or ()) for _ in range(3)}
     assert len(firsts) == 1
+
+
+def test_result_is_an_outcome_on_the_wall_clock() -> None:
+    from gameopt.core import Outcome
+
+    model, _ = knapsack()
+    result = solve(model, limit=Limit(time=10.0))
+    assert isinstance(result, Outcome)
+    assert result.clock == "wall" and result.proven and result.bound == 7.0
+    assert result.seconds == result.wall_time >= 0 and result.stats["stop"] is None
+    count = count_solutions(*three_solutions(), 10)
+    assert isinstance(count, Outcome) and count.proven and count.clock == "wall"
+
+
+def test_limit_time_and_stop_flag() -> None:
+    params = {"cp_model_presolve": False, "symmetry_level": 0}
+    result = solve(hard_model(), limit=Limit(time=0.05), parameters=params,
+                   require_solution=False)
+    assert not result.proven and result.stats["stop"] == "time"
+    flag = StopFlag()
+    threading.Timer(0.1, flag.set).start()
+    result = solve(hard_model(), limit=Limit(stop=flag), parameters=params,
+                   require_solution=False)
+    assert not result.proven and result.stats["stop"] == "requested"
+    assert result.seconds < 30
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"limit": Limit(time=1.0, clock="cpu")}, "CP-SAT limits wall time"),
+    ({"limit": Limit(nodes=10)}, "not nodes"),
+    ({"limit": Limit(time=1.0), "time_limit": 1.0}, "not both"),
+])
+def test_limits_cpsat_cannot_keep_are_refused(kwargs: dict[str, object], message: str) -> None:
+    model, _ = knapsack()
+    with pytest.raises(InvalidInputError, match=message):
+        solve(model, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match=message):
+        count_solutions(*three_solutions(), 2,
+                        run_limit=kwargs["limit"],  # type: ignore[arg-type]
+                        time_limit=kwargs.get("time_limit"))  # type: ignore[arg-type]

@@ -7,6 +7,7 @@ import threading
 import numpy as np
 import pytest
 
+from gameopt.core import Limit, Outcome, StopFlag
 from gameopt.core.stop import Deadline, StopRule
 from gameopt.errors import InvalidInputError
 from gameopt.localsearch import EvolutionParams, evolve
@@ -88,3 +89,29 @@ def test_kernel_specialised_per_operators_module(tmp_path, monkeypatch) -> None:
     k = _specialise.kernel_for("tests.localsearch.toy_ops")
     assert k.__name__.startswith("_gameopt_evo_tests_localsearch_toy_ops_")
     assert _specialise.kernel_for("tests.localsearch.toy_ops") is k
+
+
+def test_limit_is_started_by_the_search() -> None:
+    params = EvolutionParams(organisms=10, max_epochs=10**6, chunk_epochs=10, target=-1)
+    res = evolve(Perm(200), params, seed=1, limit=Limit(nodes=55, clock="cpu"))
+    assert res.status == "iterations" and res.iterations == 55 and res.clock == "cpu"
+    res = evolve(Perm(200), params, seed=1, limit=Limit(time=0.05, clock="wall"))
+    assert res.status == "time" and res.clock == "wall" and res.seconds >= 0.05
+    flag = StopFlag()
+    flag.set()
+    res = evolve(Perm(200), params, seed=1, limit=Limit(stop=flag))
+    assert res.status == "requested" and res.iterations == 10
+    assert isinstance(res, Outcome) and not res.proven and res.bound is None
+
+
+def test_limit_target_stops_at_the_objective() -> None:
+    params = EvolutionParams(organisms=10, max_epochs=10**6, chunk_epochs=1, target=-1)
+    res = evolve(Perm(30), params, seed=1, limit=Limit(target=3))
+    assert res.status == "target" and res.objective <= 3
+
+
+def test_limit_and_stop_rule_are_exclusive() -> None:
+    with pytest.raises(InvalidInputError, match="limit or stop"):
+        evolve(Perm(10), seed=1, limit=Limit(nodes=1), stop=StopRule())
+    with pytest.raises(InvalidInputError, match="depth"):
+        evolve(Perm(10), seed=1, limit=Limit(depth=3))

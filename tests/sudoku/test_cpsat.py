@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from gameopt.core import Limit, Outcome, StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.cpsat import CpsatOutcome, build_sudoku_model, count_solutions
 from gameopt.sudoku.grid import Puzzle
@@ -50,7 +51,8 @@ def test_mccaffrey_is_unique() -> None:
     assert Puzzle(3, outcome.solution).to_line() == MCCAFFREY_SOLUTION
     assert not outcome.solution.flags.writeable
     assert outcome.solution.dtype == np.int8
-    assert outcome.elapsed > 0
+    assert outcome.seconds > 0 and outcome.clock == "wall" and outcome.proven
+    assert isinstance(outcome, Outcome) and outcome.bound is None
 
 
 def test_mccaffrey_with_limit_one_is_solved() -> None:
@@ -92,15 +94,18 @@ def test_cell_without_candidate() -> None:
 def test_16x16_unique_quickly() -> None:
     puzzle = Puzzle.from_string(PUZZLE_16X16)
     assert puzzle.box == 4 and puzzle.givens == 91
-    outcome = count_solutions(puzzle, time_limit=30)
+    outcome = count_solutions(puzzle, run_limit=Limit(time=30))
     assert outcome.status == "unique"
     assert_solves(puzzle, outcome.solution)
-    assert outcome.elapsed < 10
+    assert outcome.seconds < 10
 
 
-def test_time_limit_gives_unknown() -> None:
-    outcome = count_solutions(Puzzle.from_string("." * 256), time_limit=0.0)
+def test_stop_before_the_start_gives_unknown() -> None:
+    flag = StopFlag()
+    flag.set()
+    outcome = count_solutions(Puzzle.from_string("." * 256), run_limit=Limit(stop=flag))
     assert (outcome.status, outcome.count, outcome.solution) == ("unknown", 0, None)
+    assert not outcome.proven
 
 
 def test_same_puzzle_same_first_solution() -> None:
@@ -130,8 +135,10 @@ def test_bad_limit(limit: object) -> None:
 
 
 def test_bad_time_limit() -> None:
-    with pytest.raises(InvalidInputError, match=r"time_limit must be >= 0 seconds, got -1"):
-        count_solutions(Puzzle.from_string("." * 16), time_limit=-1)
+    with pytest.raises(InvalidInputError, match=r"time limit -1: expected seconds > 0"):
+        count_solutions(Puzzle.from_string("." * 16), run_limit=Limit(time=-1))
+    with pytest.raises(InvalidInputError, match=r"CP-SAT limits wall time"):
+        count_solutions(Puzzle.from_string("." * 16), run_limit=Limit(time=1, clock="cpu"))
 
 
 def test_not_a_puzzle() -> None:

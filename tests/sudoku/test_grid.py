@@ -5,7 +5,7 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.formats import parse_puzzles, read_puzzles
-from gameopt.sudoku.grid import Puzzle, format_grid
+from gameopt.sudoku.grid import Puzzle, format_grid, format_lines
 
 from .conftest import ARTICLE, ARTICLE_SOLUTION
 
@@ -89,7 +89,7 @@ def test_bad_line_in_file_names_file_and_line(tmp_path) -> None:  # type: ignore
     f.write_text(f"# c\n{ARTICLE}\n{ARTICLE[:40]}z{ARTICLE[41:]}\n")
     with pytest.raises(InvalidInputError, match=r"p.txt:3: unknown character 'z'"):
         read_puzzles(f)
-    with pytest.raises(InvalidInputError, match="cannot read"):
+    with pytest.raises(InvalidInputError, match=r"puzzle file .*missing.txt: no such file"):
         read_puzzles(tmp_path / "missing.txt")
 
 
@@ -103,3 +103,42 @@ def test_every_shared_file_parses(sudoku_data) -> None:  # type: ignore[no-untyp
     assert sizes["magictour_top95.txt"] == (95, 3)
     assert sizes["lloyd_amos_general_25x25_sample20.txt"] == (20, 5)
     assert sizes["lloyd_amos_general_16x16_sample20.txt"] == (20, 4)
+
+
+def test_puzzle_set_reads_l81_as_the_general_parser(sudoku_data) -> None:  # type: ignore[no-untyped-def]
+    from gameopt.sudoku.formats import _parse_l81, read_puzzle_set
+
+    for name in ("tdoku_17_clue_200.txt", "norvig_hardest11.txt",
+                 "radcliffe_easy_d0-1_200.csv", "lloyd_amos_general_16x16_sample20.txt"):
+        path = sudoku_data / name
+        slow = read_puzzles(path)
+        fast = read_puzzle_set(path)
+        assert len(fast) == len(slow) and fast.box == slow[0].box
+        assert np.array_equal(fast.cells, np.stack([p.cells for p in slow]))
+        assert list(fast.names) == [p.name for p in slow]
+    assert _parse_l81((sudoku_data / "tdoku_17_clue_200.txt").read_text(), "x") is not None
+
+
+def test_puzzle_set_checks_givens_and_sizes() -> None:
+    from gameopt.sudoku.formats import parse_puzzle_set
+
+    bad = "6" + ARTICLE[1:]
+    with pytest.raises(InvalidInputError,
+                       match=r"f:2: value 6 given twice in row 1: r1c1 and r1c3"):
+        parse_puzzle_set(f"{ARTICLE}\n{bad}\n", "f")
+    with pytest.raises(InvalidInputError, match=r"a 4x4 puzzle among 9x9 ones"):
+        parse_puzzle_set(f"{ARTICLE}\n{'.' * 16}\n", "f")
+    with pytest.raises(InvalidInputError, match=r"f:1: unknown character 'x'"):
+        parse_puzzle_set("x" + ARTICLE[1:], "f")
+    s = parse_puzzle_set(f"# c\n{ARTICLE}\n\n{ARTICLE}\n", "f")
+    assert len(s) == 2 and s.names == ("f:2", "f:4") and s[1].to_line() == ARTICLE.replace(
+        "0", ".")
+    assert format_lines(s.cells) == [s[0].to_line(), s[1].to_line()]
+
+
+def test_write_then_read(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from gameopt.sudoku import write_puzzles
+
+    path = tmp_path / "out.txt"
+    write_puzzles(path, [Puzzle.from_string(ARTICLE), Puzzle.from_string(ARTICLE).cells])
+    assert [p.to_line() for p in read_puzzles(path)] == [Puzzle.from_string(ARTICLE).to_line()] * 2

@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 import re
 
+from gameopt.cli.common import progress_for
+from gameopt.core import Limit, check_seconds
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
+from gameopt.go import MSP_METHODS, check_msp_board, msp_table, solve_msp
 
 __all__ = ["register"]
 
@@ -18,11 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = ss.add_parser("msp", help="MSP(n): the most strings that can stand on an n×n board")
     s.add_argument("size", nargs="?", default=None, metavar="N|MxN",
                    help="board size, e.g. 19 or 16x23")
-    s.add_argument("--method", default="auto",
-                   choices=["auto", "ip-basic", "ip-improved", "dp", "construct"])
+    s.add_argument("--method", default="auto", choices=["auto", *MSP_METHODS])
     s.add_argument("--table", default=None, metavar="A..B",
                    help="print MSP(n) for n in A..B (e.g. 1..30) instead")
-    s.add_argument("--time-limit", type=float, default=None, metavar="S")
+    s.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="wall seconds (per size with --table)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     s.add_argument("--sgf", default=None, metavar="FILE", help="write the board as SGF")
     s.add_argument("--svg", default=None, metavar="FILE", help="draw the board as SVG")
     s.add_argument("--text", action="store_true", help="print the board (X, O, .)")
@@ -49,20 +53,21 @@ def _range(text: str) -> list[int]:
 
 
 def cmd_msp(args: argparse.Namespace) -> int:
-    from gameopt.go.msp_solve import check_msp_board, msp_table, solve_msp
-
+    limit = Limit(time=check_seconds(args.time_limit, "--time-limit"), clock="wall")
+    progress = progress_for(args.quiet)
     if args.table:
-        rows = msp_table(_range(args.table), time_limit=args.time_limit)
-        print(format_table(["n", "MSP(n)", "γ", "proved by", "seconds", "board"], rows))
+        rows = msp_table(_range(args.table), limit=limit, progress=progress)
+        print(format_table(["n", "MSP(n)", "γ", "proved by", f"{limit.clock} s", "board"],
+                           rows))
         return 0
     if args.size is None:
         raise InvalidInputError("go msp: give a size N (or MxN) or --table A..B")
     m, n = _size(args.size)
-    res = solve_msp(m, n, args.method, time_limit=args.time_limit)
+    res = solve_msp(m, n, args.method, limit=limit, progress=progress)
     board = check_msp_board(res)
     state = "proven" if res.proven else f"not proven (lower bound on γ: {res.bound})"
     print(f"MSP({m}x{n}) = {res.msp} strings ({res.gamma} empty points), {state}, "
-          f"method {res.method}, {res.seconds:.3f} s; board checked: legal, "
+          f"method {res.method}, {res.seconds:.3f} s {res.clock}; board checked: legal, "
           f"{board.string_count()} strings")
     if args.text:
         from gameopt.go.text import format_text
@@ -71,11 +76,11 @@ def cmd_msp(args: argparse.Namespace) -> int:
     if args.sgf:
         from gameopt.go.sgf import write_sgf
 
-        write_sgf(board, args.sgf, comment=f"MSP({m}x{n}) = {res.msp}, gameopt")
+        write_sgf(args.sgf, board, comment=f"MSP({m}x{n}) = {res.msp}, gameopt")
     if args.svg:
         from gameopt.go.render import write_svg
 
-        write_svg(board, args.svg, marks=res.empty)
+        write_svg(args.svg, board, marks=res.empty)
     return 0 if res.proven else 1
 
 

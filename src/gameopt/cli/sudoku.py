@@ -12,12 +12,20 @@ from gameopt.cli.common import (
     evolution_params,
     progress_for,
 )
+from gameopt.core import check_count, check_seconds
 from gameopt.core.files import atomic_write_text
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
-from gameopt.sudoku.formats import load_puzzle_arg
-from gameopt.sudoku.grid import format_grid
-from gameopt.sudoku.solve import METHODS, SUDOKU_EVOLUTION, solve
+from gameopt.sudoku import (
+    METHODS,
+    SUDOKU_EVOLUTION,
+    format_grid,
+    format_lines,
+    load_puzzle_set,
+    solve,
+    solve_set,
+    time_limit,
+)
 
 __all__ = ["register"]
 
@@ -31,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--method", choices=METHODS, default="exact")
     s.add_argument("--seed", type=int, default=None, help="seed for evolution")
     s.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="seconds per puzzle (CPU for evolution, wall for cpsat)")
+                   help="seconds per puzzle: CPU for evolution, wall for cpsat (exact "
+                        "runs to the end)")
     s.add_argument("--count-limit", type=int, default=2, metavar="K",
                    help="count solutions up to K (exact, cpsat; 2 proves uniqueness)")
     s.add_argument("--line", action="store_true", help="print solutions as one line each")
@@ -59,37 +68,56 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    puzzles = load_puzzle_arg(args.puzzle)
-    params = evolution_params(args, SUDOKU_EVOLUTION)
-    one = len(puzzles) == 1
-    failed = 0
-    for puzzle in puzzles:
-        res = solve(puzzle, args.method, seed=args.seed, time_limit=args.time_limit,
-                    count_limit=args.count_limit, params=params,
-                    prune=args.prune and not args.article,
-                    focus=args.focus and not args.article,
-                    progress=progress_for(args.quiet or not one))
-        failed += res.solution is None
-        extra = "".join(f" {k}={v}" for k, v in res.stats.items()
-                        if k in ("epochs", "restarts", "nodes", "best_error"))
-        count = f" count={res.count}" if res.count is not None else ""
-        head = (f"{puzzle.name or 'puzzle'}: {res.method} {res.status}{count}"
-                f" {res.elapsed:.3f}s{extra}")
-        if res.solution is None:
-            print(head)
-        elif one and not args.line:
-            print(head)
-            print(format_grid(res.solution, puzzle.box))
-        else:
-            from gameopt.sudoku.grid import Puzzle
+    puzzles = load_puzzle_set(args.puzzle)
+    limit = None
+    if args.time_limit is not None:
+        limit = time_limit(args.method, check_seconds(args.time_limit, "--time-limit"))
+    count_limit = check_count(args.count_limit, "--count-limit")
+    assert count_limit is not None
+    refined = not args.article
+    common = {"count_limit": count_limit, "limit": limit, "seed": args.seed,
+              "params": evolution_params(args, SUDOKU_EVOLUTION),
+              "prune": args.prune and refined, "focus": args.focus and refined}
+    if len(puzzles) == 1 and not args.line:
+        res = solve(puzzles[0], args.method, progress=progress_for(args.quiet), **common)
+        head = _summary(res.method, res.status, res.count, res.stats)
+        print(f"{puzzles.names[0] or 'puzzle'}: {head} {res.seconds:.3f} s {res.clock}")
+        if res.solution is not None:
+            print(format_grid(res.solution, puzzles.box))
+        return 0 if res.solved else 1
+    out = solve_set(puzzles, args.method, **common)
+    lines = format_lines(out.solutions)
+    if out.method == "exact":  # the fast path: one line of text per puzzle, no dicts
+        assert out.count is not None
+        text = [f"{line if k else ''}  # {name}: exact {status} count={k} nodes={g}"
+                for line, name, status, k, g in zip(
+                    lines, puzzles.names, out.status, out.count.tolist(),
+                    out.stats["nodes"].tolist(), strict=True)]
+    else:
+        counts = [None] * len(out) if out.count is None else [
+            None if k < 0 else k for k in out.count.tolist()]
+        text = [f"{line if sol else ''}  # {name}: "
+                f"{_summary(out.method, status, count, extra)}"
+                for line, sol, name, status, count, extra in zip(
+                    lines, out.solved.tolist(), puzzles.names, out.status, counts,
+                    out.stats["each"], strict=True)]
+    sys.stdout.write("\n".join(text) + "\n")
+    solved = int(out.solved.sum())
+    print(f"{len(out)} puzzles, {solved} solved, {out.method}: {out.seconds:.4f} s "
+          f"{out.clock}", file=sys.stderr)
+    return 0 if solved == len(out) else 1
 
-            print(f"{Puzzle(puzzle.box, res.solution).to_line()}  # {head}")
-    return 1 if failed else 0
+
+def _summary(method: str, status: str, count: int | None, stats: dict[str, object]) -> str:
+    """``exact unique count=1 nodes=3``: the method, its verdict and its main figures."""
+    shown = "".join(f" {k}={stats[k]}" for k in ("epochs", "restarts", "nodes", "best_error")
+                    if stats.get(k) is not None)
+    return f"{method} {status}{f' count={count}' if count is not None else ''}{shown}"
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from gameopt.core.rng import spawn_seeds
-    from gameopt.sudoku.generate import generate
+    from gameopt.sudoku import generate
 
     if args.count < 1:
         raise InvalidInputError(f"--count must be >= 1, got {args.count}")

@@ -393,8 +393,8 @@ class Board:
         Notes
         -----
         O(rows*cols log(rows*cols)): one kernel pass and two sorts, then one Python object
-        per string (about 2-4 s for the 800 000 strings of a 1000×1000 board; use
-        :meth:`string_count` and :meth:`check` when only the count or legality matters).
+        per string (slow on boards of a million points; use :meth:`string_count` and
+        :meth:`check` when only the count or legality matters).
         """
         _, first, _, _ = self._analyse()
         stones, stone_end, libs, lib_end = self._grouped()
@@ -457,8 +457,7 @@ class Board:
     def _strings_layer(self) -> list[_String | None]:
         """The incremental strings, built from the kernel labels on first use.
 
-        O(rows*cols) Python work once: instant on a 19×19 board, about 2 s for the
-        800 000 strings of a 1000×1000 one.
+        O(rows*cols) Python work once.
         """
         if self._owner is None:
             self.check()

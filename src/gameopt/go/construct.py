@@ -19,12 +19,11 @@ The result is verified to dominate; its size is compared with the theorem by the
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import numpy.typing as npt
 from ortools.sat.python import cp_model
 
+from gameopt.core import Limit, Progress, ProgressCallback, StopRule
 from gameopt.errors import SolverError
 from gameopt.go.msp import MspResult, check_size, dominated, formula_gamma, is_dominating
 from gameopt.ip.cpsat import solve
@@ -88,32 +87,53 @@ def reoptimise_window(empty: npt.NDArray[np.bool_], top: int, left: int, h: int,
 
 
 def construct_dominating_set(m: int, n: int | None = None, *, window: int = 10,
-                             target: int | None = None) -> npt.NDArray[np.bool_]:
+                             target: int | None = None, stop: StopRule | None = None,
+                             progress: ProgressCallback | None = None
+                             ) -> npt.NDArray[np.bool_]:
     """A small dominating set of the m×n grid (see the module docstring).
 
     Windows of ``window``×``window`` slide along the border ring with stride
-    ``window // 2``, corners first; the sweep stops early once ``target`` is reached.
+    ``window // 2``, corners first; the sweep stops early once ``target`` is reached, or
+    when ``stop`` says so (checked before each window: the set is then the best so far,
+    still dominating). ``progress`` hears ``Progress("msp-construct", windows solved,
+    best=set size)`` after each window.
     """
     n = m if n is None else n
     check_size(m, n, where="construction")
+    stop = stop or StopRule()
+    done = 0
+
+    def window_at(empty: npt.NDArray[np.bool_], top: int, left: int) -> None:
+        nonlocal done
+        reoptimise_window(empty, top, left, window, window,
+                          time_limit=min(10.0, stop.deadline.remaining()))
+        done += 1
+        if progress is not None:
+            progress(Progress("msp-construct", done, best=float(empty.sum()),
+                              info={"board": f"{m}x{n}"}))
+
+    def reached(empty: npt.NDArray[np.bool_] | None) -> bool:
+        return empty is not None and target is not None and int(empty.sum()) <= target
+
     best: npt.NDArray[np.bool_] | None = None
     for k in range(5):
         for transpose in (False, True):
             empty = diagonal_pattern(m, n, k, transpose)
             for top, left in _border_windows(m, n, window)[:4]:  # the four corners
-                reoptimise_window(empty, top, left, window, window)
+                if stop.should_stop(done) is None:
+                    window_at(empty, top, left)
             if best is None or empty.sum() < best.sum():
                 best = empty
-            if target is not None and int(best.sum()) <= target:
+            if reached(best) or stop.should_stop(done) is not None:
                 break
-        if target is not None and int(best.sum()) <= target:  # type: ignore[union-attr]
+        if reached(best) or stop.should_stop(done) is not None:
             break
     assert best is not None
     empty = best
     for top, left in _border_windows(m, n, window)[4:]:  # then along the edges
-        if target is not None and int(empty.sum()) <= target:
+        if reached(empty) or stop.should_stop(done) is not None:
             break
-        reoptimise_window(empty, top, left, window, window)
+        window_at(empty, top, left)
     if not is_dominating(empty):
         raise SolverError(f"construction {m}x{n}: the set does not dominate (a bug)")
     return empty
@@ -130,15 +150,28 @@ def _border_windows(m: int, n: int, w: int) -> list[tuple[int, int]]:
     return corners + edges
 
 
-def construct_msp(m: int, n: int | None = None, *, window: int = 10) -> MspResult:
-    """An MSP board by construction; ``proven`` when its size meets the theorem's value."""
+def construct_msp(m: int, n: int | None = None, *, window: int = 10,
+                  limit: Limit | None = None,
+                  progress: ProgressCallback | None = None) -> MspResult:
+    """An MSP board by construction; ``proven`` when its size meets the theorem's value.
+
+    ``limit`` (time on its clock, a stop flag) is checked before each window; a run it
+    cuts short returns the best board so far, not proven unless it already meets the
+    theorem. ``seconds`` are on the limit's clock (wall by default).
+
+    References
+    ----------
+    D. Gonçalves, A. Pinlou, M. Rao, S. Thomassé, "The domination number of grids", SIAM
+    Journal on Discrete Mathematics 25(3), 1443-1453, 2011.
+    """
     n = m if n is None else n
-    t0 = time.perf_counter()
+    rule = (limit or Limit()).start()
     target = formula_gamma(m, n)
-    empty = construct_dominating_set(m, n, window=window, target=target)
+    empty = construct_dominating_set(m, n, window=window, target=target, stop=rule,
+                                     progress=progress)
     gamma = int(empty.sum())
     proven = target is not None and gamma == target
-    return MspResult(m, n, gamma, m * n - gamma, proven, "construct",
-                     time.perf_counter() - t0, empty,
+    return MspResult(m, n, gamma, m * n - gamma, proven, "construct", rule.elapsed(), empty,
                      bound=target if proven else None,
-                     stats={"theorem_gamma": target})
+                     stats={"theorem_gamma": target, "stop": rule.should_stop()},
+                     clock=rule.clock)

@@ -44,13 +44,18 @@ class MspResult:
     method : str
         ``"ip-basic"``, ``"ip-improved"``, ``"dp"``, ``"construct"``...
     seconds : float
-        Wall time.
+        Time the method took on ``clock`` (kernel compile and OR-Tools load excluded).
     empty : ndarray of bool, shape (m, n), or None
         The dominating set (empty points of the optimal board), when the method gives one.
     bound : int or None
         Best proven lower bound on γ (for unproven runs).
     stats : dict
         Method-specific figures.
+    clock : str
+        The clock of ``seconds``: ``"wall"`` (CP-SAT limits wall time, and the DP runs
+        on several threads), or the clock a limit named for the DP or the construction.
+
+    An :class:`~gameopt.core.Outcome`.
     """
 
     m: int
@@ -63,6 +68,7 @@ class MspResult:
     empty: npt.NDArray[np.bool_] | None = None
     bound: int | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    clock: str = "wall"
 
 
 def check_size(m: int, n: int, *, where: str = "board size", limit: int = 10_000) -> None:
@@ -91,8 +97,8 @@ def is_dominating(empty: npt.NDArray[np.bool_]) -> bool:
 def msp_position(empty: npt.NDArray[np.bool_]) -> npt.NDArray[np.int8]:
     """The checkerboard position of a dominating set: 0 empty, 1 black, 2 white.
 
-    Black where i+j is odd and white where it is even (1-based, as the seed; the same
-    parity 0-based).
+    Black where i+j is odd and white where it is even (1-based, as Miyashiro, Yano and
+    Muramatsu; the same parity 0-based).
     """
     e = np.asarray(empty, dtype=bool)
     i, j = np.indices(e.shape)

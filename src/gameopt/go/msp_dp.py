@@ -19,6 +19,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import time
@@ -31,12 +32,13 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core import Progress, ProgressCallback, default_workers
+from gameopt.core import Limit, Progress, ProgressCallback, StopRule, default_workers
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.go import _dp_kernel as _k
 from gameopt.go.msp_brute import is_dominating
 
-__all__ = ["DPResult", "LAYER_LIMIT", "domination_number", "optimal_dominating_set"]
+__all__ = ["DPResult", "LAYER_LIMIT", "domination_number", "optimal_dominating_set",
+           "plain_domination_number", "warm"]
 
 logger = logging.getLogger(__name__)
 
@@ -72,11 +74,16 @@ class DPResult:
     states : int
         DP states per table: ``3**min(m, n)``.
     seconds : float
-        Wall-clock time of the run (numba compilation included on a first call in a
-        fresh cache).
+        Time of the run on ``clock`` (the kernels are loaded or compiled before the clock
+        starts: :func:`warm`).
     dominating_set : ndarray of bool, shape (m, n), or None
         A minimum dominating set (for MSP: the empty points), from
         :func:`optimal_dominating_set`; ``None`` from :func:`domination_number`.
+    clock : str
+        The clock of ``seconds``: the limit's (wall by default).
+
+    An :class:`~gameopt.core.Outcome`: ``proven`` is always true (a DP cut short by its
+    limit raises), ``bound`` is ``gamma``.
     """
 
     gamma: int
@@ -87,9 +94,38 @@ class DPResult:
     seconds: float
     dominating_set: npt.NDArray[np.bool_] | None = field(default=None, repr=False,
                                                           compare=False)
+    clock: str = "wall"
+
+    @property
+    def proven(self) -> bool:
+        return True
+
+    @property
+    def bound(self) -> float | None:
+        return float(self.gamma)
+
+    @property
+    def stats(self) -> dict[str, object]:
+        return {"states": self.states}
+
+
+@functools.cache
+def warm() -> None:
+    """Load (or compile) every DP kernel outside any timing: a 3x3 and a 13x13 sweep (the
+    plain path, phase 1 and phase 2), a back-tracking, and the table normalisation."""
+    for w in (3, 13):
+        sweep = _Sweep(w, w, 1, keep_rows=w == 3)
+        sweep.run(None, "warm-up", StopRule())
+        gamma, state = sweep.answer()
+        if w == 3:
+            sweep.back_track(state, gamma)
+    table = np.zeros(9, dtype=np.uint8)
+    lo, _ = (int(v) for v in _k.minmax(table))
+    _k.shift_down(table, lo)
 
 
 def domination_number(m: int, n: int | None = None, *, threads: int | None = None,
+                      limit: Limit | None = None,
                       progress: ProgressCallback | None = None) -> DPResult:
     """Prove γ(G_{m,n}), and so MSP(m, n), by the transfer dynamic program.
 
@@ -102,6 +138,9 @@ def domination_number(m: int, n: int | None = None, *, threads: int | None = Non
     threads : int or None
         Threads for the large tables (default: the CPUs this process may use). The
         result does not depend on it.
+    limit : Limit or None
+        Time (on its clock) and an external stop flag, checked after each row; ``nodes``
+        counts rows. A run it stops raises (a DP has no answer before its last row).
     progress : ProgressCallback or None
         Called with ``Progress(task="msp-dp", done=rows swept, total=rows)`` after each
         row of the sweep (rows along the longer side).
@@ -118,8 +157,9 @@ def domination_number(m: int, n: int | None = None, *, threads: int | None = Non
         not fit in the memory available (on a 24 GB machine: up to ``min(m, n) = 21``,
         10.5 GB).
     SolverError
-        If the values in the table spread over more than a byte holds (not seen; it
-        would be a bug, never a wrong answer).
+        If the limit stopped the sweep (the message gives the lower bound on γ proved by
+        the rows swept), or the values in the table spread over more than a byte holds
+        (not seen; it would be a bug, never a wrong answer).
 
     Notes
     -----
@@ -129,9 +169,8 @@ def domination_number(m: int, n: int | None = None, *, threads: int | None = Non
     byte). A cell that leaves the frontier must be dominated. Time O(m·n·3^w), memory
     ``3**w`` bytes (one table updated in place). Rows are cache-blocked and skip blocks of
     unreachable states (most of them: about ``2.414**w`` of the ``3**w`` are reachable);
-    see :mod:`gameopt.go._dp_kernel`. Measured on this project's machine, one thread:
-    19×19 (MSP(19) = 277) in about 11 s, 20×20 in about 26 s; a plain C version of the
-    unblocked DP takes about 4 minutes for 19×19.
+    see :mod:`gameopt.go._dp_kernel`. Measured times, against the unblocked DP
+    (:func:`plain_domination_number`): ``benchmarks/bench_go_dp.py`` and the README.
 
     References
     ----------
@@ -143,24 +182,25 @@ def domination_number(m: int, n: int | None = None, *, threads: int | None = Non
     .. [3] H. Miyashiro, T. Yano, M. Muramatsu, "Maximum number of strings on a Go
        board" (in Japanese), RIMS Kôkyûroku 1584, 2008.
     """
-    start = time.perf_counter()
     m, n = _check_sizes(m, n, "domination_number")
     h, w = max(m, n), min(m, n)
     _guard(3**w, m, n, "domination_number", f"3**{w} one-byte DP states", None)
+    rule = _start(limit)
     sweep = _Sweep(h, w, _check_threads(threads))
-    sweep.run(progress, f"{m}x{n}")
+    sweep.run(progress, f"{m}x{n}", rule)
     gamma, _ = sweep.answer()
-    return DPResult(gamma, m * n - gamma, m, n, 3**w, time.perf_counter() - start)
+    return DPResult(gamma, m * n - gamma, m, n, 3**w, rule.elapsed(), clock=rule.clock)
 
 
 def optimal_dominating_set(m: int, n: int | None = None, *, threads: int | None = None,
+                           limit: Limit | None = None,
                            progress: ProgressCallback | None = None) -> DPResult:
     """Prove γ(G_{m,n}) and return a minimum dominating set, by back-tracking the DP.
 
     Parameters
     ----------
-    m, n, threads, progress
-        As for :func:`domination_number`.
+    m, n, threads, limit, progress
+        As for :func:`domination_number` (the limit is checked during the forward sweep).
 
     Returns
     -------
@@ -190,13 +230,13 @@ def optimal_dominating_set(m: int, n: int | None = None, *, threads: int | None 
     ----------
     As :func:`domination_number`.
     """
-    start = time.perf_counter()
     m, n = _check_sizes(m, n, "optimal_dominating_set")
     h, w = max(m, n), min(m, n)
     _guard((h + w + 1) * 3**w, m, n, "optimal_dominating_set",
            f"DP tables to recover a set ({h + w + 1} tables of 3**{w} bytes)", LAYER_LIMIT)
+    rule = _start(limit)
     sweep = _Sweep(h, w, _check_threads(threads), keep_rows=True)
-    sweep.run(progress, f"{m}x{n}")
+    sweep.run(progress, f"{m}x{n}", rule)
     gamma, state = sweep.answer()
     grid = sweep.back_track(state, gamma)  # h rows of w cells
     board = grid if n <= m else grid.T
@@ -204,8 +244,45 @@ def optimal_dominating_set(m: int, n: int | None = None, *, threads: int | None 
         raise SolverError(f"optimal_dominating_set: {m}x{n}: the recovered set has "
                           f"{int(board.sum())} cells and dominates: {is_dominating(board)}; "
                           f"expected a dominating set of {gamma}")
-    return DPResult(gamma, m * n - gamma, m, n, 3**w, time.perf_counter() - start,
-                    board)
+    return DPResult(gamma, m * n - gamma, m, n, 3**w, rule.elapsed(), board,
+                    clock=rule.clock)
+
+
+def _start(limit: Limit | None) -> StopRule:
+    """Warm the kernels, then start the limit's clock."""
+    if limit is not None and (limit.depth is not None or limit.target is not None):
+        raise InvalidInputError("domination DP: a limit takes time, nodes (rows) and a stop "
+                                "flag here, not depth or target")
+    warm()
+    return (limit or Limit()).start()
+
+
+def plain_domination_number(n: int) -> int:
+    """γ(G_{n,n}) by the unblocked DP: ``n*n`` passes of the cell kernel over the whole
+    table, no cache blocking, no skipping of unreachable blocks (the shape of a plain C
+    implementation). The baseline :func:`domination_number` is measured against.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``n`` is not a positive integer or the table does not fit in memory.
+    """
+    n, _ = _check_sizes(n, n, "plain_domination_number")
+    _guard(3**n, n, n, "plain_domination_number", f"3**{n} one-byte DP states", None)
+    t = np.full(3**n, _k.INF, dtype=np.uint8)
+    t[(3**n - 1) // 2] = 0
+    s0, s1 = _scratch()
+    offset = bound = 0
+    for _ in range(n):
+        if bound + n > _TOP:  # keep the values within a byte, as the blocked sweep does
+            lo, hi = (int(v) for v in _k.minmax(t))
+            _k.shift_down(t, lo)
+            offset, bound = offset + lo, hi - lo
+        for c in range(n):
+            _k.cell_step(t, c, s0, s1)
+        bound += n
+    value, _ = _k.final_min(t, n)
+    return int(value) + offset
 
 
 #: A kernel over a range of blocks or units, with its scratch: ``job(i0, i1, s0, s1)``.
@@ -232,7 +309,7 @@ class _Sweep:
         self.offsets: list[int] = []
         self.k, self.pieces = _plan(w)
 
-    def run(self, progress: ProgressCallback | None, board: str) -> None:
+    def run(self, progress: ProgressCallback | None, board: str, rule: StopRule) -> None:
         pool = ThreadPoolExecutor(self.threads) if self.threads > 1 and self.k < self.w \
             else None
         try:
@@ -242,18 +319,32 @@ class _Sweep:
                 if self.keep_rows:
                     self.rows.append(self.table.copy())
                     self.offsets.append(self.offset)
-                busy = self._row(pool)
+                busy = self._row(pool, partial(self._stop_if, rule, r, board))
                 self.bound += self.w
                 logger.debug("%s row %d/%d: %.3f s, busy blocks/units %s", board, r + 1,
                              self.h, time.perf_counter() - tick, busy)
                 if progress is not None:
                     progress(Progress(task=_TASK, done=r + 1, total=self.h,
                                       info={"board": board}))
+                if r + 1 < self.h:
+                    self._stop_if(rule, r + 1, board)
         finally:
             if pool is not None:
                 pool.shutdown()
 
-    def _row(self, pool: ThreadPoolExecutor | None) -> list[int]:
+    def _stop_if(self, rule: StopRule, rows: int, board: str) -> None:
+        """Raise when ``rule`` says stop, with the bound on γ that the table proves (its
+        least entry: set cells only add up as the sweep goes on)."""
+        reason = rule.should_stop(rows)
+        if reason is not None:
+            lo, _ = _k.minmax(self.table)
+            raise SolverError(
+                f"domination DP {board}: stopped by the {reason} limit after {rows} of "
+                f"{self.h} rows ({rule.elapsed():.3g} s {rule.clock}); the cells swept "
+                f"prove γ >= {int(lo) + self.offset}")
+
+    def _row(self, pool: ThreadPoolExecutor | None, check: Callable[[], None]) -> list[int]:
+        """One row of cells; ``check()`` runs between its phases (it may raise)."""
         t, w = self.table, self.w
         if w < _k.LOW:  # tiny tables: the plain path
             s0, s1 = _scratch()
@@ -261,9 +352,11 @@ class _Sweep:
                 _k.cell_step(t, c, s0, s1)
             return []
         busy = [self._spread(pool, partial(_k.phase1, t, self.k), 3 ** (w - self.k))]
+        check()
         for a, b in self.pieces:
             units = -(-(3 ** (a - 1)) // _CHUNK) * 3 ** (w - b)
             busy.append(self._spread(pool, partial(_k.phase2, t, a, b, _CHUNK), units))
+            check()
         return busy
 
     def _spread(self, pool: ThreadPoolExecutor | None, job: _Job, total: int) -> int:

@@ -4,8 +4,8 @@
 x_ij + x_{i−1,j} + x_{i+1,j} + x_{i,j−1} + x_{i,j+1} ≥ 1 at every point (the empty
 points dominate the board; see :mod:`gameopt.go.msp`).
 
-The *improved* formulation adds the seed's corner cut at each corner and, on square
-boards, its symmetry breaking around the centre.
+The *improved* formulation adds Miyashiro, Yano and Muramatsu's corner cut at each corner
+and, on square boards, their symmetry breaking around the centre.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 from ortools.sat.python import cp_model
 
+from gameopt.core import Limit, Progress, ProgressCallback
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.go.msp import MspResult, check_size, is_dominating
 from gameopt.ip.cpsat import solve
@@ -34,7 +35,7 @@ Var = cp_model.IntVar
 def build_msp_model(m: int, n: int | None = None, formulation: str = "improved", *,
                     lower: int | None = None, upper: int | None = None
                     ) -> tuple[cp_model.CpModel, list[list[Var]]]:
-    """The seed's model of MSP on an m×n board.
+    """Miyashiro, Yano and Muramatsu's 0-1 model of MSP on an m×n board.
 
     Parameters
     ----------
@@ -98,7 +99,8 @@ def _corner_cuts(model: cp_model.CpModel, x: list[list[Var]], m: int, n: int) ->
 
 
 def _centre_symmetry(model: cp_model.CpModel, x: list[list[Var]], n: int) -> None:
-    """The seed's symmetry breaking around the centre of a square board (1-based c)."""
+    """Miyashiro, Yano and Muramatsu's symmetry breaking around the centre of a square
+    board (1-based c)."""
     if n < 3:
         return
 
@@ -122,16 +124,53 @@ def _centre_symmetry(model: cp_model.CpModel, x: list[list[Var]], n: int) -> Non
         model.add(v(c, c) + v(c - 1, c) >= 1)
 
 
+class _Report(cp_model.CpSolverSolutionCallback):
+    """Reports each board CP-SAT finds: ``Progress("msp-ip", solutions, best=γ)`` with the
+    proven lower bound on γ in ``info``."""
+
+    def __init__(self, progress: ProgressCallback, board: str) -> None:
+        super().__init__()
+        self.progress = progress
+        self.board = board
+        self.found = 0
+
+    def on_solution_callback(self) -> None:
+        self.found += 1
+        self.progress(Progress("msp-ip", self.found, best=self.objective_value,
+                               info={"board": self.board,
+                                     "bound": self.best_objective_bound}))
+
+
 def solve_msp_ip(m: int, n: int | None = None, formulation: str = "improved", *,
-                 time_limit: float | None = None, workers: int = 2, seed: int | None = 0,
+                 limit: Limit | None = None, workers: int = 2, seed: int | None = 0,
                  lower: int | None = None, upper: int | None = None,
-                 parameters: Mapping[str, object] | None = None) -> MspResult:
+                 parameters: Mapping[str, object] | None = None,
+                 progress: ProgressCallback | None = None) -> MspResult:
     """Solve MSP(m, n) with CP-SAT; returns the board and whether it is proven optimal.
+
+    Parameters
+    ----------
+    m, n, formulation, lower, upper
+        As :func:`build_msp_model`.
+    limit : Limit, optional
+        Wall time (CP-SAT's clock) and an external stop flag.
+    workers, seed, parameters
+        CP-SAT's (see :func:`gameopt.ip.solve`).
+    progress : ProgressCallback, optional
+        Called at each better board CP-SAT finds (task ``"msp-ip"``, ``best`` = its γ,
+        ``info["bound"]`` = the proven lower bound).
+
+    Returns
+    -------
+    MspResult
+        ``seconds`` on the wall clock, model building included.
 
     Raises
     ------
     SolverError
-        If no board was found within the time limit.
+        If no board was found within the limit.
+    InvalidInputError
+        A limit CP-SAT cannot keep (a CPU clock, nodes, depth, target).
     """
     n = m if n is None else n
     t0 = time.perf_counter()
@@ -139,7 +178,9 @@ def solve_msp_ip(m: int, n: int | None = None, formulation: str = "improved", *,
     params = dict(DEFAULT_PARAMETERS if parameters is None else parameters)
     if workers < 2 and "subsolvers" in params:
         params.pop("subsolvers")  # a single worker runs one search: the default one
-    res = solve(model, time_limit=time_limit, workers=workers, seed=seed, parameters=params)
+    report = None if progress is None else _Report(progress, f"{m}x{n}")
+    res = solve(model, limit=limit, workers=workers, seed=seed, parameters=params,
+                callback=report)
     empty = np.array([[bool(res.solver.value(x[i][j])) for j in range(n)] for i in range(m)])
     if not is_dominating(empty):
         raise SolverError(f"MSP {m}x{n}: CP-SAT returned a set that does not dominate")
@@ -147,4 +188,6 @@ def solve_msp_ip(m: int, n: int | None = None, formulation: str = "improved", *,
     bound = int(np.ceil((res.bound or 0) - 1e-6))
     return MspResult(m, n, gamma, m * n - gamma, res.status == "optimal",
                      f"ip-{formulation}", time.perf_counter() - t0, empty,
-                     bound=max(bound, lower or 0), stats={"wall_time": res.wall_time})
+                     bound=max(bound, lower or 0),
+                     stats={"solver_seconds": res.seconds, "stop": res.stats["stop"],
+                            "branches": res.stats["branches"]})

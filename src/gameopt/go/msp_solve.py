@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
+from gameopt.core import Limit, ProgressCallback
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.go.board import Board
 from gameopt.go.msp import MspResult, check_size, formula_gamma, msp_position
@@ -20,18 +19,45 @@ DP_DEFAULT_MAX = 15
 
 
 def solve_msp(m: int, n: int | None = None, method: str = "auto", *,
-              time_limit: float | None = None) -> MspResult:
+              limit: Limit | None = None,
+              progress: ProgressCallback | None = None) -> MspResult:
     """MSP(m, n) with ``method`` (``"auto"``: :func:`best_method`), board checked.
 
     ``dp`` proves γ; it gives the board itself where its tables fit in memory, and
     otherwise the board comes from CP-SAT with the DP's γ as a bound on both sides.
 
+    Parameters
+    ----------
+    m, n : int
+        Board size (``n`` defaults to ``m``).
+    method : {"auto", "ip-basic", "ip-improved", "dp", "construct"}
+    limit : Limit, optional
+        Wall time (the clock CP-SAT keeps; the DP and the construction take either) and
+        an external stop flag. Each stage of a method (the DP, then CP-SAT for its board)
+        gets the whole limit.
+    progress : ProgressCallback, optional
+        DP rows (task ``"msp-dp"``), CP-SAT boards (``"msp-ip"``), construction windows
+        (``"msp-construct"``).
+
+    Returns
+    -------
+    MspResult
+        ``seconds`` on ``clock``; kernel load and compile time excluded.
+
     Raises
     ------
     InvalidInputError
-        Unknown method, bad size, or a construction asked where the theorem does not hold.
+        Unknown method, bad size, a limit the method cannot keep, or a construction asked
+        where the theorem does not hold.
     SolverError
-        A board that fails the check (a bug), or no board within the time limit.
+        A board that fails the check (a bug), or no board within the limit.
+
+    References
+    ----------
+    H. Miyashiro, T. Yano, M. Muramatsu, "Maximum number of strings on a Go board" (in
+    Japanese), RIMS Kôkyûroku 1584, 2008 (the problem and its IP); S. Alanko et al.,
+    "Computing the domination number of grid graphs", 2011 (the DP); D. Gonçalves et al.,
+    "The domination number of grids", 2011 (the construction).
     """
     n = m if n is None else n
     check_size(m, n, where="MSP")
@@ -43,37 +69,39 @@ def solve_msp(m: int, n: int | None = None, method: str = "auto", *,
     if method.startswith("ip-"):
         from gameopt.go.msp_ip import solve_msp_ip
 
-        res = solve_msp_ip(m, n, method[3:], time_limit=time_limit)
+        res = solve_msp_ip(m, n, method[3:], limit=limit, progress=progress)
     elif method == "construct":
         from gameopt.go.construct import construct_msp
 
         if formula_gamma(m, n) is None:
             raise InvalidInputError(f"MSP {m}x{n}: construction needs both sides >= 16 "
                                     "(the theorem's range); use dp or ip-improved")
-        res = construct_msp(m, n)
+        res = construct_msp(m, n, limit=limit, progress=progress)
     else:
-        res = _solve_dp(m, n, time_limit)
+        res = _solve_dp(m, n, limit, progress)
     check_msp_board(res)
     return res
 
 
-def _solve_dp(m: int, n: int, time_limit: float | None) -> MspResult:
+def _solve_dp(m: int, n: int, limit: Limit | None,
+              progress: ProgressCallback | None) -> MspResult:
     from gameopt.go import msp_dp
 
-    t0 = time.perf_counter()
+    msp_dp.warm()
+    rule = (limit or Limit()).start()
     try:
-        dp = msp_dp.optimal_dominating_set(m, n)
+        dp = msp_dp.optimal_dominating_set(m, n, limit=limit, progress=progress)
         empty = np.asarray(dp.dominating_set, dtype=bool)
         extra: dict[str, object] = {}
     except InvalidInputError:  # the back-tracking tables do not fit: γ alone, then a board
-        dp = msp_dp.domination_number(m, n)
-        empty, extra = _board_of_size(m, n, dp.gamma, time_limit)
-    return MspResult(m, n, dp.gamma, dp.msp, True, "dp", time.perf_counter() - t0, empty,
+        dp = msp_dp.domination_number(m, n, limit=limit, progress=progress)
+        empty, extra = _board_of_size(m, n, dp.gamma, limit)
+    return MspResult(m, n, dp.gamma, dp.msp, True, "dp", rule.elapsed(), empty,
                      bound=dp.gamma, stats={"states": dp.states, "dp_seconds": dp.seconds,
-                                            **extra})
+                                            **extra}, clock=rule.clock)
 
 
-def _board_of_size(m: int, n: int, gamma: int, time_limit: float | None
+def _board_of_size(m: int, n: int, gamma: int, limit: Limit | None
                    ) -> tuple[np.ndarray, dict[str, object]]:
     """A dominating set of exactly ``gamma`` points: the construction where the theorem
     holds, else CP-SAT with Σx fixed to ``gamma`` (a feasibility problem)."""
@@ -85,7 +113,7 @@ def _board_of_size(m: int, n: int, gamma: int, time_limit: float | None
             return c.empty, {"board_from": "construction", "board_seconds": c.seconds}
     from gameopt.go.msp_ip import solve_msp_ip
 
-    ip = solve_msp_ip(m, n, "improved", lower=gamma, upper=gamma, time_limit=time_limit)
+    ip = solve_msp_ip(m, n, "improved", lower=gamma, upper=gamma, limit=limit)
     if ip.empty is None:
         raise SolverError(f"MSP {m}x{n}: CP-SAT found no board of size {gamma}")
     return ip.empty, {"board_from": "ip-improved at the DP's value",
@@ -114,11 +142,16 @@ def best_method(m: int, n: int) -> str:
     return "ip-improved"
 
 
-def msp_table(sizes: list[int], *, time_limit: float | None = None) -> list[list[object]]:
-    """Rows ``[n, MSP(n), γ, proved by, seconds, board check]`` for square boards."""
+def msp_table(sizes: list[int], *, limit: Limit | None = None,
+              progress: ProgressCallback | None = None) -> list[list[object]]:
+    """Rows ``[n, MSP(n), γ, proved by, seconds, board check]`` for square boards.
+
+    ``seconds`` are on the clock of ``limit`` (wall by default); ``limit`` applies to
+    each size.
+    """
     rows: list[list[object]] = []
     for n in sizes:
-        res = solve_msp(n, n, time_limit=time_limit)
+        res = solve_msp(n, n, limit=limit, progress=progress)
         how = {"construct": "theorem + construction", "dp": "DP",
                "ip-improved": "IP (improved)", "ip-basic": "IP (basic)"}[res.method]
         if not res.proven:

@@ -134,7 +134,7 @@ def _coordinates(rows: int, cols: int, x: Callable[[int], float], y: Callable[[i
     return out
 
 
-def write_svg(board: Board, path: str | Path, *,
+def write_svg(path: str | Path, board: Board, *,
               marks: Iterable[Point] | npt.NDArray[np.bool_] | None = None,
               cell: float = 24.0, coordinates: bool | None = None,
               title: str | None = None) -> None:

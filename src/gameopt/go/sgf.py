@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf, sgf_grammar
 
-from gameopt.core.files import atomic_write_bytes
+from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, EMPTY, WHITE, Board, Point
 
@@ -194,15 +194,11 @@ def read_sgf(path: str | Path, *, allow_suicide: bool = False, check: bool = Tru
     InvalidInputError
         If the file cannot be read or does not hold a valid position.
     """
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as e:
-        raise InvalidInputError(f"{p}: cannot read SGF file ({e.strerror or e})") from None
-    return board_from_sgf(data, name=str(p), allow_suicide=allow_suicide, check=check)
+    data = read_bytes(path, "SGF file")
+    return board_from_sgf(data, name=str(path), allow_suicide=allow_suicide, check=check)
 
 
-def write_sgf(board: Board, path: str | Path, *, comment: str | None = None) -> None:
+def write_sgf(path: str | Path, board: Board, *, comment: str | None = None) -> None:
     """Write the board's position as SGF; the file is written whole or not at all."""
     atomic_write_bytes(path, board_to_sgf(board, comment=comment))
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gameopt.core import files as core_files
 from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, EMPTY, STONE_CHARS, WHITE, Board
@@ -88,15 +89,10 @@ def read_text(path: str | Path, *, allow_suicide: bool = False, check: bool = Tr
     InvalidInputError
         If the file cannot be read or does not hold a valid board.
     """
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidInputError(f"{p}: cannot read board file "
-                                f"({getattr(e, 'strerror', None) or e})") from None
-    return parse_text(text, name=str(p), allow_suicide=allow_suicide, check=check)
+    text = core_files.read_text(path, "board file")
+    return parse_text(text, name=str(path), allow_suicide=allow_suicide, check=check)
 
 
-def write_text(board: Board, path: str | Path) -> None:
+def write_text(path: str | Path, board: Board) -> None:
     """Write the board as text; the file is written whole or not at all."""
     atomic_write_bytes(path, format_text(board).encode("ascii"))

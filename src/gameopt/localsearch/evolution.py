@@ -32,6 +32,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.limit import Limit
 from gameopt.core.progress import Progress, ProgressCallback
 from gameopt.core.result import Result
 from gameopt.core.rng import make_rng
@@ -141,7 +142,8 @@ class _State:
 
 
 def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
-           seed: int | None | np.random.Generator = None, stop: StopRule | None = None,
+           seed: int | None | np.random.Generator = None, limit: Limit | None = None,
+           stop: StopRule | None = None,
            progress: ProgressCallback | None = None) -> Result[npt.NDArray[Any]]:
     """Minimise a problem's error by combinatorial evolution with restarts.
 
@@ -152,10 +154,15 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
     params : EvolutionParams, optional
         Defaults are the article's values.
     seed : int or None or numpy.random.Generator
-        Same seed, same result (unless ``stop`` cuts the run on time).
+        Same seed, same result (unless the limit cuts the run on time).
+    limit : Limit, optional
+        What the search may spend: ``time`` on its ``clock``, ``nodes`` (epochs over all
+        runs), ``target`` (stop once the best error is ``<= target``) and an external
+        ``stop`` flag; started when the search starts. ``depth`` does not apply.
     stop : StopRule, optional
-        Deadline, epoch budget (``max_iterations`` counts epochs over all runs) or outside
-        stop request; checked every ``params.chunk_epochs`` epochs.
+        An already running rule instead of ``limit`` (its clock started by the caller),
+        for a caller that cuts one budget over several searches.
+    Both are checked every ``params.chunk_epochs`` epochs; give at most one.
     progress : callable, optional
         Receives a :class:`~gameopt.core.progress.Progress` every chunk.
 
@@ -165,7 +172,13 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
         ``solution`` (a copy of the best array), ``objective`` (its error), ``status``
         ``"solved"`` (error <= target), ``"budget"`` (runs exhausted) or the stop reason
         (``"time"``, ``"iterations"``, ``"requested"``); ``iterations`` = epochs in all;
-        ``stats`` has evaluations, accepted moves, deaths, merges and each run's best.
+        ``stats`` has evaluations, accepted moves, deaths, merges and each run's best;
+        ``seconds`` are on the rule's ``clock``.
+
+    Raises
+    ------
+    InvalidInputError
+        If both ``limit`` and ``stop`` are given, or ``limit`` sets ``depth``.
 
     Notes
     -----
@@ -178,7 +191,7 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
     31(11), November 2016.
     """
     params = params or EvolutionParams()
-    stop = stop or StopRule()
+    stop = _running_rule(limit, stop)
     rng = make_rng(seed)
     kern = kernel_for(problem.operators)
     st = _State(pop=np.zeros((params.organisms, problem.length), dtype=problem.dtype),
@@ -208,11 +221,11 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
                                 params.max_age, params.merge_prob, params.accept_equal,
                                 params.target)
             epochs_total += int(st.stat[K.EPOCHS]) - before
+            so_far = float(min(best_err, int(st.stat[K.BEST_ERR])))
             if progress is not None:
-                progress(Progress("evolution", epochs_total, best=float(
-                    min(best_err, int(st.stat[K.BEST_ERR]))),
-                    info={"run": run + 1, "epoch": int(st.stat[K.EPOCHS])}))
-            reason = stop.should_stop(epochs_total)
+                progress(Progress("evolution", epochs_total, best=so_far,
+                                  info={"run": run + 1, "epoch": int(st.stat[K.EPOCHS])}))
+            reason = stop.should_stop(epochs_total, so_far)
             if reason is not None:
                 break
         totals[K.EVALS:] += st.stat[K.EVALS:]
@@ -235,3 +248,14 @@ def evolve(problem: EvolutionProblem, params: EvolutionParams | None = None, *,
     return Result(solution=best, objective=float(best_err), status=status,
                   iterations=epochs_total, seconds=stop.elapsed(), clock=stop.clock,
                   restarts=restarts, stats=stats)
+
+
+def _running_rule(limit: Limit | None, stop: StopRule | None) -> StopRule:
+    """The stop rule of a search: ``limit`` started now, or the caller's running rule."""
+    if limit is not None and stop is not None:
+        raise InvalidInputError("evolve: give limit or stop, not both")
+    if limit is not None:
+        if limit.depth is not None:
+            raise InvalidInputError("evolve: a depth limit does not apply to evolution")
+        return limit.start()
+    return stop if stop is not None else StopRule()

@@ -35,13 +35,13 @@ def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) 
     The last field switches gameopt's two Sudoku refinements (pruning and clash-focused
     swaps) on or off together: off is the article's problem.
     """
-    from gameopt.sudoku.solve import solve
+    from gameopt.sudoku.methods import solve, time_limit
 
     puzzle, seed, params, limit, refined = job
     _warm_up(puzzle, refined)
     t0 = time.process_time()
-    sol = solve(puzzle, "evolution", seed=seed, time_limit=limit, params=params,
-                prune=refined, focus=refined)
+    sol = solve(puzzle, "evolution", seed=seed, limit=time_limit("evolution", limit),
+                params=params, prune=refined, focus=refined)
     cpu = time.process_time() - t0
     return EvoRun(puzzle.name, seed, sol.solved, cpu, int(sol.stats["epochs"]),
                   int(sol.stats["restarts"]))
@@ -52,7 +52,7 @@ _warm: set[tuple[int, bool]] = set()
 
 def _warm_up(puzzle: Puzzle, refined: bool) -> None:
     """Load (or compile) this process's kernels before the clock starts."""
-    from gameopt.sudoku.solve import solve
+    from gameopt.sudoku.methods import solve
 
     if (puzzle.box, refined) not in _warm:
         solve(puzzle, "evolution", seed=0, prune=refined, focus=refined,

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from ortools.sat.python import cp_model
 
+from gameopt.core import Limit
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.ip import count_solutions as count_model_solutions
 from gameopt.sudoku.grid import Puzzle, cell_name, units
@@ -36,14 +38,34 @@ class CpsatOutcome:
         Solutions found, at most the limit.
     solution : ndarray of int8, shape (n*n,), or None
         The first solution found, row-major, read-only; ``None`` if none was found.
-    elapsed : float
-        Seconds used, model building included.
+    seconds : float
+        Wall seconds used, model building included.
+
+    An :class:`~gameopt.core.Outcome`: ``clock`` is ``"wall"``; ``proven`` is true for
+    ``"unique"`` and ``"none"``; ``bound`` is None.
     """
 
     status: str
     count: int
     solution: npt.NDArray[np.int8] | None
-    elapsed: float
+    seconds: float
+
+    @property
+    def clock(self) -> str:
+        return "wall"
+
+    @property
+    def proven(self) -> bool:
+        """True when the count settles the question: one solution only, or none."""
+        return self.status in ("unique", "none")
+
+    @property
+    def bound(self) -> float | None:
+        return None
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {}
 
 
 def _candidates(puzzle: Puzzle) -> npt.NDArray[np.bool_]:
@@ -89,16 +111,15 @@ def build_sudoku_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[dict[int,
     Notes
     -----
     Boolean variables with exactly-one constraints, rather than integer cells with
-    ``AddAllDifferent``: measured with ``count_solutions(limit=2)``, this model is 1.5 to
-    2.5 times faster on hard 9x9 puzzles (Platinum Blonde, Golden Nugget, Easter Monster),
-    on near-minimal 16x16 puzzles, and counting the 548 solutions of a sparse 9x9. The
+    ``AddAllDifferent``: with ``count_solutions(limit=2)`` this model is the faster of the
+    two on hard 9x9 puzzles (Platinum Blonde, Golden Nugget, Easter Monster), on
+    near-minimal 16x16 puzzles, and counting the solutions of a sparse 9x9. The
     per-(unit, value) exactly-one constraints are the "hidden single" rule, handed to the
     SAT core as is, where ``AllDifferent`` has to be expanded by presolve first; and
     counting enumerates assignments of these literals directly. Variables are created only
     for the candidates the givens leave, which shrinks the model (and its Python build
-    time) several fold on puzzles with many givens. ``n**3`` literals at most: 15,625 for
-    25x25. A cell left with no candidate gives an empty exactly-one, which CP-SAT proves
-    infeasible at once.
+    time) on puzzles with many givens. ``n**3`` literals at most. A cell left with no
+    candidate gives an empty exactly-one, which CP-SAT proves infeasible at once.
 
     References
     ----------
@@ -136,8 +157,8 @@ def build_sudoku_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[dict[int,
     return model, x
 
 
-def count_solutions(puzzle: Puzzle, limit: int = 2,
-                    time_limit: float | None = None) -> CpsatOutcome:
+def count_solutions(puzzle: Puzzle, limit: int = 2, *,
+                    run_limit: Limit | None = None) -> CpsatOutcome:
     """Count the solutions of a puzzle with CP-SAT, up to ``limit``.
 
     Parameters
@@ -146,8 +167,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2,
         The puzzle.
     limit : int
         Stop at this many solutions: 2 (default) decides uniqueness, 1 only solves.
-    time_limit : float or None
-        Wall-clock limit in seconds for the search.
+    run_limit : Limit or None
+        Wall time (``clock="wall"``: CP-SAT has no CPU-time limit) and a stop flag.
 
     Returns
     -------
@@ -157,7 +178,8 @@ def count_solutions(puzzle: Puzzle, limit: int = 2,
     Raises
     ------
     InvalidInputError
-        If ``limit`` is not a positive integer or ``time_limit`` is negative.
+        If ``limit`` is not a positive integer, or ``run_limit`` asks for what CP-SAT
+        cannot keep (CPU time, nodes, depth, target).
     SolverError
         If the solution CP-SAT returns breaks a rule or a given (a bug, never expected).
 
@@ -172,7 +194,7 @@ def count_solutions(puzzle: Puzzle, limit: int = 2,
 
     # Solve.
     found = count_model_solutions(model, [lit for _, _, lit in literals], limit,
-                                  time_limit=time_limit, seed=0)
+                                  run_limit=run_limit, seed=0)
 
     # Check the status before reading any value.
     if found.count == 0:
@@ -192,7 +214,7 @@ def count_solutions(puzzle: Puzzle, limit: int = 2,
         _check_solution(puzzle, solution)
         solution.flags.writeable = False
     return CpsatOutcome(status=status, count=found.count, solution=solution,
-                        elapsed=time.perf_counter() - start)
+                        seconds=time.perf_counter() - start)
 
 
 def _check_solution(puzzle: Puzzle, solution: npt.NDArray[np.int8]) -> None:

@@ -13,9 +13,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core.limit import Limit
 from gameopt.core.progress import ProgressCallback
 from gameopt.core.result import Result
-from gameopt.core.stop import Deadline, StopRule
+from gameopt.core.stop import StopRule
 from gameopt.localsearch.evolution import EvolutionParams, evolve
 from gameopt.sudoku import _evolution_ops as ops
 from gameopt.sudoku.grid import Puzzle, units
@@ -32,7 +33,7 @@ def propagate_singles(puzzle: Puzzle) -> tuple[npt.NDArray[np.int8], npt.NDArray
 
     Notes
     -----
-    O(rounds * n^3) for side n; a few milliseconds for 9x9.
+    O(rounds * n^3) for side n.
     """
     n = puzzle.side
     cells = [int(v) for v in puzzle.cells]
@@ -122,7 +123,7 @@ class SudokuEvolutionProblem:
 
 
 def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
-                    seed: int | None = None, time_limit: float | None = None,
+                    seed: int | None = None, limit: Limit | None = None,
                     prune: bool = True, focus: bool = True, stop: StopRule | None = None,
                     progress: ProgressCallback | None = None) -> Result[npt.NDArray[np.int8]]:
     """Solve ``puzzle`` by combinatorial evolution.
@@ -135,8 +136,11 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
         Engine parameters (article defaults).
     seed : int or None
         Same seed, same result (when no time limit cuts the run).
-    time_limit : float, optional
-        CPU seconds (ignored when ``stop`` is given).
+    limit : Limit, optional
+        What the search may spend (time on its clock, ``nodes`` = epochs, a stop flag);
+        none given: no limit, seconds on the CPU clock.
+    stop : StopRule, optional
+        A running rule instead of ``limit`` (see :func:`~gameopt.localsearch.evolve`).
     prune : bool
         Fix cells forced by singles and keep values on candidate cells (see
         :class:`SudokuEvolutionProblem`); ``False`` is the article's plain problem.
@@ -154,12 +158,14 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
     J. McCaffrey, "Solving Sudoku Using Combinatorial Evolution", MSDN Magazine, Nov 2016.
     """
     problem = SudokuEvolutionProblem(puzzle, prune, focus)
-    if stop is None:
-        stop = StopRule(deadline=Deadline(time_limit, cpu=True))
+    if limit is None and stop is None:
+        limit = Limit(clock="cpu")
     if not problem.has_moves:
+        rule = stop if stop is not None else limit.start()  # type: ignore[union-attr]
         sol = np.zeros(problem.length, dtype=np.int8)
         ops.random_fill(problem.data, np.random.default_rng(seed), sol)
         err = int(ops.error(problem.data, sol))
         return Result(solution=sol, objective=float(err),
-                      status="solved" if err == 0 else "budget")
-    return evolve(problem, params, seed=seed, stop=stop, progress=progress)
+                      status="solved" if err == 0 else "budget", seconds=rule.elapsed(),
+                      clock=rule.clock)
+    return evolve(problem, params, seed=seed, limit=limit, stop=stop, progress=progress)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +30,7 @@ from gameopt.sudoku import _exact_kernel
 from gameopt.sudoku.grid import Puzzle
 
 __all__ = ["ExactOutcome", "STATUSES", "count_array", "count_many", "count_solutions",
-           "solve_exact"]
+           "solve_exact", "status_of", "warm"]
 
 #: Every status an :class:`ExactOutcome` can have.
 STATUSES = ("unique", "multiple", "none", "solved")
@@ -59,16 +60,37 @@ class ExactOutcome:
         ``"multiple"`` it is one of the solutions.
     nodes : int
         Guesses made: values tried at branching cells (0 when propagation alone decides).
-    elapsed : float
-        Wall-clock seconds. For :func:`count_many`, the batch time divided evenly among
-        its puzzles (the kernel does not time puzzles one by one).
+    seconds : float
+        CPU seconds of the search (the kernel is compiled or loaded before the clock
+        starts). For :func:`count_many`, the batch time divided evenly among its puzzles
+        (the kernel does not time puzzles one by one).
+
+    An :class:`~gameopt.core.Outcome`: ``clock`` is ``"cpu"``; ``proven`` is true for
+    ``"unique"`` and ``"none"``; ``bound`` is None.
     """
 
     status: str
     count: int
     solution: npt.NDArray[np.int8] | None
     nodes: int
-    elapsed: float
+    seconds: float
+
+    @property
+    def clock(self) -> str:
+        return "cpu"
+
+    @property
+    def proven(self) -> bool:
+        """True when the count settles the question: one solution only, or none."""
+        return self.status in ("unique", "none")
+
+    @property
+    def bound(self) -> float | None:
+        return None
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {"nodes": self.nodes}
 
 
 def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
@@ -102,12 +124,9 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
 
     Sudoku is NP-complete for general ``n`` (Yato and Seta), so the worst case is
     exponential in the number of empty cells; a node costs at most O(n**3) word
-    operations (``n*n`` cells, each with fewer than ``3n`` peers). In practice a 9x9
-    puzzle takes about 10 microseconds when easy or 17-clue, and about 0.3 ms on average
-    on the set hardest for backtracking, uniqueness proved
-    (``benchmarks/bench_sudoku_exact.py``). Sparse puzzles above 16x16 can take far
-    longer: proving a generated 25x25 puzzle with 267 givens unique took about a million
-    guesses (7 s).
+    operations (``n*n`` cells, each with fewer than ``3n`` peers). Sparse puzzles above
+    16x16 can take far longer than 9x9 ones (measured rates: the README and
+    ``benchmarks/bench_sudoku_exact.py``).
 
     References
     ----------
@@ -153,8 +172,8 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
 
     Notes
     -----
-    Same search as :func:`count_solutions`; batching keeps the Python overhead (a few
-    microseconds a call) out of the rate.
+    Same search as :func:`count_solutions`; batching keeps the per-call Python overhead
+    out of the rate.
     """
     _check_limit(limit)
     puzzles = list(puzzles)
@@ -170,12 +189,12 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
                 f"count_many: all puzzles must have one box size; puzzle {i}"
                 f"{' (' + p.name + ')' if p.name else ''} has box {p.box}, puzzle 0 has {box}")
     grids = np.stack([p.cells for p in puzzles]).astype(np.int8)
-    _warm(box)
-    t0 = time.perf_counter()
+    warm(box)
+    t0 = time.process_time()
     counts, solutions, nodes = count_array(grids, box, limit)
-    each = (time.perf_counter() - t0) / len(puzzles)
+    each = (time.process_time() - t0) / len(puzzles)
     solutions.flags.writeable = False  # each outcome gets a read-only row of the batch
-    return [ExactOutcome(_status(k, limit), k, solutions[j] if k else None, g, each)
+    return [ExactOutcome(status_of(k, limit), k, solutions[j] if k else None, g, each)
             for j, (k, g) in enumerate(zip(counts.tolist(), nodes.tolist(), strict=True))]
 
 
@@ -221,6 +240,8 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2
         raise InvalidInputError(
             f"grid {bad[0]}: value {arr[bad[0], bad[1]]} at cell {bad[1]} is out of range 0..{n}")
     grids8 = np.ascontiguousarray(arr, dtype=np.int8)
+    if not grids8.flags.writeable:  # numba compiles read-only arrays as another type
+        grids8 = grids8.copy()
     m = grids8.shape[0]
     counts = np.zeros(m, dtype=np.int64)
     solutions = np.zeros((m, ncell), dtype=np.int8)
@@ -242,7 +263,7 @@ def _workspace(box: int) -> tuple[np.ndarray, ...]:
 
 
 @functools.cache
-def _warm(box: int) -> None:
+def warm(box: int) -> None:
     """Compile (or load from numba's cache) the kernel for ``box`` outside any timing."""
     count_array(np.zeros((0, box ** 4), dtype=np.int8), box, 1)
 
@@ -252,7 +273,8 @@ def _check_limit(limit: int) -> None:
         raise InvalidInputError(f"limit must be an integer >= 1, got {limit!r}")
 
 
-def _status(count: int, limit: int) -> str:
+def status_of(count: int, limit: int) -> str:
+    """The :data:`STATUSES` word of a count made up to ``limit``."""
     if count == 0:
         return "none"
     if count >= 2:

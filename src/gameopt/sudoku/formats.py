@@ -23,11 +23,19 @@ from pathlib import Path
 
 import numpy as np
 
-from gameopt.core.files import atomic_write_text
+from gameopt.core.files import atomic_write_text, read_text
 from gameopt.errors import InvalidInputError
-from gameopt.sudoku.grid import Puzzle
+from gameopt.sudoku.grid import _ALPHABET, Puzzle, PuzzleSet
 
-__all__ = ["read_puzzles", "parse_puzzles", "write_puzzles", "load_puzzle_arg"]
+__all__ = ["read_puzzles", "parse_puzzles", "read_puzzle_set", "parse_puzzle_set",
+           "write_puzzles", "load_puzzle_arg", "load_puzzle_set"]
+
+#: Byte -> cell value for one-character-per-cell lines up to 9x9 (-1: not a cell).
+_L81 = np.full(256, -1, dtype=np.int8)
+for _ch in ".0_-*":
+    _L81[ord(_ch)] = 0
+for _v, _ch in enumerate(_ALPHABET[:9], start=1):
+    _L81[ord(_ch)] = _v
 
 
 def read_puzzles(path: str | Path) -> list[Puzzle]:
@@ -39,13 +47,49 @@ def read_puzzles(path: str | Path) -> list[Puzzle]:
         If the file cannot be read, or a line is not a valid puzzle (message names the
         file and line).
     """
-    p = Path(path)
+    return parse_puzzles(read_text(path, "puzzle file"), source=str(path))
+
+
+def read_puzzle_set(path: str | Path) -> PuzzleSet:
+    """Read every puzzle of a file of one box size as a :class:`PuzzleSet`.
+
+    Files of one 4x4 or 9x9 puzzle per line (L81) are read as one array without a
+    per-puzzle object; every other format goes through :func:`read_puzzles`.
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`read_puzzles`, or if the file mixes box sizes.
+    """
+    return parse_puzzle_set(read_text(path, "puzzle file"), source=str(path))
+
+
+def parse_puzzle_set(text: str, source: str = "<text>") -> PuzzleSet:
+    """:func:`parse_puzzles` as a :class:`PuzzleSet` (see :func:`read_puzzle_set`)."""
+    fast = _parse_l81(text, source)
+    return fast if fast is not None else PuzzleSet.of(parse_puzzles(text, source))
+
+
+def _parse_l81(text: str, source: str) -> PuzzleSet | None:
+    """Every line a 16- or 81-character puzzle (and ``#`` comments): one array. Else None
+    (the general parser then reads the text and names any bad line)."""
+    lines = text.split("\n")
+    numbered = [(i, ln) for i, ln in enumerate(lines, start=1)
+                if ln and not ln.startswith("#")]
+    if not numbered:
+        return None
+    width = len(numbered[0][1])
+    if width not in (16, 81) or any(len(ln) != width for _, ln in numbered):
+        return None
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidInputError(f"{p}: cannot read puzzle file ({e.__class__.__name__}: "
-                                f"{getattr(e, 'strerror', None) or e})") from None
-    return parse_puzzles(text, source=str(p))
+        raw = "".join(ln for _, ln in numbered).encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    cells = _L81[np.frombuffer(raw, dtype=np.uint8)].reshape(len(numbered), width)
+    box = 2 if width == 16 else 3
+    if cells.min() < 0 or cells.max() > box * box:
+        return None
+    return PuzzleSet(box, cells, tuple(f"{source}:{no}" for no, _ in numbered))
 
 
 def parse_puzzles(text: str, source: str = "<text>") -> list[Puzzle]:
@@ -118,7 +162,7 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
     return out
 
 
-def write_puzzles(puzzles: Iterable[Puzzle | np.ndarray], path: str | Path,
+def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle | np.ndarray],
                   box: int | None = None) -> None:
     """Write puzzles one per line (L81 style; LA-style numbers for sides above 35).
 
@@ -134,10 +178,22 @@ def write_puzzles(puzzles: Iterable[Puzzle | np.ndarray], path: str | Path,
 
 def load_puzzle_arg(arg: str) -> list[Puzzle]:
     """A CLI argument that is either a puzzle string or the path of a puzzle file."""
+    given = _argument(arg)
+    return [given] if isinstance(given, Puzzle) else read_puzzles(given)
+
+
+def load_puzzle_set(arg: str) -> PuzzleSet:
+    """:func:`load_puzzle_arg` as a :class:`PuzzleSet` (a file of one box size)."""
+    given = _argument(arg)
+    return PuzzleSet.of([given]) if isinstance(given, Puzzle) else read_puzzle_set(given)
+
+
+def _argument(arg: str) -> Puzzle | Path:
+    """The puzzle written in ``arg``, or the path of an existing file."""
     path = Path(arg)
     stripped = arg.strip()
     if len(stripped) >= 16 and not path.exists() and "/" not in stripped:
-        return [Puzzle.from_string(stripped, name="argument")]
+        return Puzzle.from_string(stripped, name="argument")
     if not path.exists():
         raise InvalidInputError(f"{arg!r}: not a puzzle (16, 81, 256... cells) and no such file")
-    return read_puzzles(path)
+    return path

@@ -7,7 +7,9 @@ numbered from 0 in code and from 1 in messages (``r1c1`` is the top-left cell).
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +17,8 @@ import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
 
-__all__ = ["Puzzle", "box_of", "cell_name", "units", "check_givens", "format_grid"]
+__all__ = ["Puzzle", "PuzzleSet", "box_of", "cell_name", "units", "check_givens",
+           "check_givens_many", "format_grid", "format_lines"]
 
 #: Characters for values 1..35 in a single-character-per-cell line (9x9 uses 1-9).
 _ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -34,6 +37,7 @@ def box_of(index: int, box: int) -> int:
     return (r // box) * box + c // box
 
 
+@functools.cache
 def units(box: int) -> npt.NDArray[np.int32]:
     """All rows, then columns, then boxes, as flat cell indices.
 
@@ -47,7 +51,9 @@ def units(box: int) -> npt.NDArray[np.int32]:
     cols = [idx[:, c] for c in range(n)]
     boxes = [idx[br * box:(br + 1) * box, bc * box:(bc + 1) * box].ravel()
              for br in range(box) for bc in range(box)]
-    return np.array(rows + cols + boxes, dtype=np.int32)
+    out = np.array(rows + cols + boxes, dtype=np.int32)
+    out.flags.writeable = False  # cached: shared by every caller
+    return out
 
 
 def check_givens(cells: npt.NDArray[np.int8], box: int, where: str = "puzzle") -> None:
@@ -66,6 +72,46 @@ def check_givens(cells: npt.NDArray[np.int8], box: int, where: str = "puzzle") -
                     f"{where}: value {v} given twice in {kind} {u % n + 1}: "
                     f"{cell_name(seen[v], n)} and {cell_name(int(cell), n)}")
             seen[v] = int(cell)
+
+
+def check_givens_many(cells: npt.NDArray[np.int8], box: int,
+                      names: Sequence[str] | None = None) -> None:
+    """:func:`check_givens` for many grids at once (one per row), vectorised.
+
+    Parameters
+    ----------
+    cells : ndarray of int8, shape (m, n*n)
+        Values 0..n (not checked here).
+    names : sequence of str, optional
+        Where each grid came from, for the message.
+
+    Raises
+    ------
+    InvalidInputError
+        For the first grid with a repeated given, with :func:`check_givens`'s message.
+    """
+    m = cells.shape[0]
+    if m == 0:
+        return
+    n = box * box
+    # Bit v for value v (bit 0, an empty cell, masked out): a unit repeats a given
+    # exactly when the sum of its bits differs from their OR.
+    wide = np.int32 if n < 31 else np.int64
+    bits = np.left_shift(wide(1), cells[:, units(box)].astype(wide)) & wide(~1)  # (m, 3n, n)
+    repeats = bits.sum(axis=2) != np.bitwise_or.reduce(bits, axis=2)
+    bad = np.flatnonzero(repeats.any(axis=1))
+    if bad.size:
+        row = int(bad[0])
+        check_givens(cells[row], box, names[row] if names is not None else "puzzle")
+        raise AssertionError("check_givens_many: a repeat check_givens did not see")
+
+
+def format_lines(cells: npt.NDArray[np.int8]) -> list[str]:
+    """:meth:`Puzzle.to_line` of every row of ``cells`` (shape (m, n*n), n <= 35)."""
+    table = np.frombuffer(("." + _ALPHABET).encode("ascii"), dtype=np.uint8)
+    chars = np.ascontiguousarray(table[cells])
+    width = cells.shape[1] if cells.ndim == 2 else 0
+    return [row.decode("ascii") for row in chars.view(f"S{width}").ravel().tolist()]
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,6 +207,83 @@ class Puzzle:
     def grid(self) -> npt.NDArray[np.int8]:
         """The cells as an (n, n) array (a copy)."""
         return self.cells.reshape(self.side, self.side).copy()
+
+
+@dataclass(frozen=True, eq=False)
+class PuzzleSet:
+    """Many puzzles of one box size as one array: what batch solvers and readers share.
+
+    Attributes
+    ----------
+    box : int
+        Box size of every puzzle.
+    cells : ndarray of int8, shape (m, n*n)
+        One puzzle per row, row-major, 0 = empty; read-only. Givens are checked (no value
+        repeats in a unit) when the set is made.
+    names : tuple of str
+        Where each puzzle came from (file:line).
+
+    Indexing gives a :class:`Puzzle`; iteration gives every puzzle.
+    """
+
+    box: int
+    cells: npt.NDArray[np.int8]
+    names: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.box, int) or not 2 <= self.box <= 6:
+            raise InvalidInputError(f"puzzle set: box size must be 2..6, got {self.box!r}")
+        n = self.box * self.box
+        cells = np.asarray(self.cells)
+        if cells.ndim != 2 or cells.shape[1] != n * n or len(self.names) != cells.shape[0]:
+            raise InvalidInputError(
+                f"puzzle set: expected cells of shape (m, {n * n}) and m names, got "
+                f"{cells.shape} and {len(self.names)} names")
+        bad = np.argwhere((cells < 0) | (cells > n))
+        if bad.size:
+            i, c = (int(v) for v in bad[0])
+            raise InvalidInputError(f"{self.names[i] or 'puzzle'}: value {cells[i, c]} at "
+                                    f"{cell_name(c, n)} is out of range 0..{n}")
+        arr = np.array(cells, dtype=np.int8)
+        arr.flags.writeable = False
+        check_givens_many(arr, self.box, self.names)
+        object.__setattr__(self, "cells", arr)
+
+    @classmethod
+    def of(cls, puzzles: Sequence[Puzzle]) -> PuzzleSet:
+        """The set of ``puzzles`` (at least one; all of one box size).
+
+        Raises
+        ------
+        InvalidInputError
+            If ``puzzles`` is empty or mixes box sizes (naming the first that differs).
+        """
+        if not puzzles:
+            raise InvalidInputError("puzzle set: no puzzle")
+        box = puzzles[0].box
+        for p in puzzles:
+            if p.box != box:
+                raise InvalidInputError(
+                    f"{p.name or 'puzzle'}: a {p.side}x{p.side} puzzle among "
+                    f"{box * box}x{box * box} ones; solve each size apart")
+        return cls(box, np.stack([p.cells for p in puzzles]),
+                   tuple(p.name for p in puzzles))
+
+    @property
+    def side(self) -> int:
+        return self.box * self.box
+
+    def __len__(self) -> int:
+        return int(self.cells.shape[0])
+
+    def __getitem__(self, i: int) -> Puzzle:
+        return Puzzle(self.box, self.cells[i], name=self.names[i])
+
+    def __iter__(self) -> Iterator[Puzzle]:
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"PuzzleSet(box={self.box}, puzzles={len(self)})"
 
 
 def _tokens(text: str, where: str) -> list[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.exact import count_many, count_solutions
-from gameopt.sudoku.generate import default_givens, generate, min_givens, random_grid
+from gameopt.sudoku.generator import default_givens, generate, min_givens, random_grid
 from gameopt.sudoku.grid import Puzzle
 from gameopt.sudoku.reference import count_solutions_reference
 from gameopt.sudoku.verify import verify

@@ -48,8 +48,8 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None) -
     Parameters
     ----------
     box : int
-        Box size 2..6 (4x4 up to 36x36). 2, 3 and 4 take milliseconds to about a second;
-        5 and 6 are best effort (seconds or more).
+        Box size 2..6 (4x4 up to 36x36). 5 and 6 are best effort: proving sparse
+        grids unique gets slow.
     givens : int or None
         Target number of givens. Removal stops there, or earlier when no given can be
         removed without losing uniqueness: the puzzle returned is then *minimal* (every
