@@ -80,9 +80,13 @@ class TerminalProgress:
             if bar is not None:
                 bar.close()
             bar = tqdm(total=progress.total, desc=progress.task, file=self.stream,
-                       leave=False, dynamic_ncols=True, mininterval=0.2)
+                       leave=False, dynamic_ncols=True, mininterval=0.2,
+                       initial=progress.done)
             self._bars[progress.task] = bar
-        bar.n = progress.done
+        elif progress.done >= bar.n:
+            bar.update(progress.done - bar.n)  # tqdm's rate counts what was added
+        else:
+            bar.n = progress.done
         post = {k: v for k, v in progress.info.items()}
         if progress.best is not None:
             post = {"best": f"{progress.best:g}", **post}
