@@ -38,7 +38,7 @@ from gameopt.reversi import reference as rv_ref
 from gameopt.sudoku import reference as sd_ref
 from gameopt.sudoku.evolution import propagate_singles
 from gameopt.sudoku.exact import count_solutions
-from gameopt.sudoku.generate import random_grid
+from gameopt.sudoku.generator import random_grid
 from gameopt.sudoku.grid import Puzzle
 
 M = TypeVar("M")
