@@ -14,6 +14,7 @@ pair``). Security, in the order a request meets it:
 from __future__ import annotations
 
 import hmac
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -30,13 +31,16 @@ from gameopt.errors import InvalidInputError
 from gameopt.web import desk, home
 from gameopt.web.common import AUTH_COOKIE, auth_value, read_form, redirect, render, text_field
 
-__all__ = ["create_app", "DEFAULT_MAX_UPLOAD"]
+__all__ = ["create_app", "create_app_from_env", "DEFAULT_MAX_UPLOAD", "DATA_DIR_ENV", "TOKEN_ENV"]
 
 #: Largest request body accepted (bytes): a 5,000-player CSV or a long ``.ELO`` fits.
 DEFAULT_MAX_UPLOAD = 2_000_000
 #: Paths anyone may read when the desk is locked by a token.
 PUBLIC_PREFIXES = ("/static/", "/public/", "/login")
 _HERE = Path(__file__).resolve().parent
+#: Environment read by :func:`create_app_from_env` (what ``gameopt serve`` sets).
+DATA_DIR_ENV = "GAMEOPT_DATA_DIR"
+TOKEN_ENV = "GAMEOPT_TOKEN"
 
 
 class _BodyLimit:
@@ -201,3 +205,10 @@ def create_app(data_dir: str | Path, token: str | None = None, *,
     state.max_upload = max_upload
     state.poll_ms = int(poll_seconds * 1000)
     return _BodyLimit(_DirectorOnly(app, token), max_upload)
+
+
+def create_app_from_env() -> ASGIApp:
+    """:func:`create_app` configured by ``$GAMEOPT_DATA_DIR`` (default ``.``) and
+    ``$GAMEOPT_TOKEN`` (default none): the factory ``gameopt serve`` hands to uvicorn
+    (``uvicorn --factory gameopt.web.app:create_app_from_env`` does the same)."""
+    return create_app(os.environ.get(DATA_DIR_ENV, "."), os.environ.get(TOKEN_ENV) or None)
