@@ -29,7 +29,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gameopt.errors import InvalidInputError
 from gameopt.web import desk, home
-from gameopt.web.common import AUTH_COOKIE, auth_value, read_form, redirect, render, text_field
+from gameopt.web.common import (
+    AUTH_COOKIE,
+    BodyTooLarge,
+    auth_value,
+    read_form,
+    redirect,
+    render,
+    text_field,
+)
 
 __all__ = ["create_app", "create_app_from_env", "DEFAULT_MAX_UPLOAD", "DATA_DIR_ENV", "TOKEN_ENV"]
 
@@ -65,7 +73,7 @@ class _BodyLimit:
             message = await receive()
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise _TooLarge
+                raise BodyTooLarge
             return message
 
         async def watch(message: Message) -> None:
@@ -75,13 +83,9 @@ class _BodyLimit:
 
         try:
             await self.app(scope, counted, watch)
-        except _TooLarge:
+        except BodyTooLarge:
             if not started:
                 await _too_large(self.limit)(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def _too_large(limit: int) -> Response:
@@ -155,6 +159,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
                   status_code=exc.status_code)
 
 
+async def _body_too_large(request: Request, exc: Exception) -> Response:
+    return _too_large(request.app.state.max_upload)
+
+
 async def _input_error(request: Request, exc: Exception) -> Response:
     return render(request, "error.html", {"status": 400, "message": str(exc)},
                   status_code=400)
@@ -198,7 +206,8 @@ def create_app(data_dir: str | Path, token: str | None = None, *,
         Mount("/static", StaticFiles(directory=_HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={
-        HTTPException: _http_error, InvalidInputError: _input_error})
+        HTTPException: _http_error, InvalidInputError: _input_error,
+        BodyTooLarge: _body_too_large})
     state: Any = app.state
     state.data_dir = root.resolve()
     state.token = token

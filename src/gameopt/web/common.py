@@ -43,6 +43,10 @@ _env = jinja2.Environment(loader=jinja2.FileSystemLoader(_HERE / "templates"),
 templates = Jinja2Templates(env=_env)
 
 
+class BodyTooLarge(Exception):
+    """Raised by the body-size guard while a request body is read (answered with 413)."""
+
+
 def _csrf_of(request: Request) -> tuple[str, bool]:
     """The request's CSRF token, and whether it is new (to be set as a cookie)."""
     have = request.cookies.get(CSRF_COOKIE, "")
@@ -88,7 +92,7 @@ async def read_form(request: Request) -> FormData:
     limit = request.app.state.max_upload
     try:
         form = await request.form(max_files=4, max_fields=4000, max_part_size=limit)
-    except HTTPException:
+    except (HTTPException, BodyTooLarge):
         raise
     except Exception as e:  # a malformed multipart body
         raise HTTPException(400, f"malformed form ({e})") from None

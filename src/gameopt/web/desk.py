@@ -320,7 +320,7 @@ def results(request: Request, t: Tournament, slug: str, form: FormData) -> Respo
     _check_etag(t, k, form)
     sheet: list[tuple[int | str, int, int]] = []
     for g in t.games(k):
-        if g.is_bye or g.has_result:
+        if g.is_bye:
             continue
         where = f"round {k} table {g.table}"
         b = int_field(form, f"b{g.table}", "black discs", where)
