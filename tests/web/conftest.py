@@ -4,7 +4,13 @@ carries the CSRF token, and a small tournament."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,6 +85,39 @@ class Desk:
 
 def make_client(data_dir: Path, **kw: Any) -> TestClient:
     return TestClient(create_app(data_dir, **kw), base_url="http://testserver")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(data_dir: Path, *args: str, env: dict[str, str] | None = None
+                 ) -> tuple[subprocess.Popen[str], str, float]:
+    """``gameopt serve`` in a subprocess; returns it, its URL and the seconds until the
+    first page answered."""
+    port = free_port()
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gameopt.cli.main", "serve", "--port", str(port),
+         "--data-dir", str(data_dir), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        env={**os.environ, **(env or {})})
+    url = f"http://127.0.0.1:{port}/"
+    deadline = t0 + 20
+    while time.perf_counter() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return proc, url, time.perf_counter() - t0
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.05)
+    proc.kill()
+    out = proc.communicate()[0]
+    raise AssertionError(f"gameopt serve did not start: {out}")
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ from gameopt.cli.serve import is_loopback
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.store import Tournament
 from gameopt.web import create_app
-from tests.web.conftest import Desk, make_client, text
+from tests.web.conftest import Desk, free_port, make_client, start_server, text
 
 EVIL = "<script>alert('x')</script>"
 
@@ -157,39 +156,6 @@ def test_loopback_hosts() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
     assert not is_loopback("example.org")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(data_dir: Path, *args: str, env: dict[str, str] | None = None
-                 ) -> tuple[subprocess.Popen[str], str, float]:
-    """``gameopt serve`` in a subprocess; returns it, its URL and the seconds until the
-    first page answered."""
-    port = free_port()
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "gameopt.cli.main", "serve", "--port", str(port),
-         "--data-dir", str(data_dir), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, **(env or {})})
-    url = f"http://127.0.0.1:{port}/"
-    deadline = t0 + 20
-    while time.perf_counter() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=1) as r:
-                if r.status == 200:
-                    return proc, url, time.perf_counter() - t0
-        except OSError:
-            if proc.poll() is not None:
-                break
-            time.sleep(0.05)
-    proc.kill()
-    out = proc.communicate()[0]
-    raise AssertionError(f"gameopt serve did not start: {out}")
 
 
 def test_serve_starts_quickly_and_prints_its_url(data_dir: Path) -> None:

@@ -292,10 +292,12 @@ def _round_context(request: Request, t: Tournament, slug: str, k: int,
     before = {s.id: s.points for s in t.standings(k - 1)} if k > 1 else {}
     tables = [{"t": x, "g": games[x.number], "tag": ev.result_tag(games[x.number]),
                "terms": {n: v for n, v in x.terms.items() if v}} for x in pairing.tables]
-    seated = sorted({pid for x in pairing.tables for pid in (x.black, x.white) if pid != BYE})
+    names = {p.id: p.name for p in players}
+    seated = sorted({pid for x in pairing.tables for pid in (x.black, x.white) if pid != BYE},
+                    key=lambda pid: names.get(pid, pid).casefold())
     free = [p for p in players if p.active_in(k) and p.id not in seated]
     return {"slug": slug, "info": t.info, "k": k, "last": t.last_round, "pairing": pairing,
-            "tables": tables, "names": {p.id: p.name for p in players}, "before": before,
+            "tables": tables, "names": names, "before": before,
             "totals": ev.round_totals(t, k), "etag": ev.round_etag(t, k),
             "seated": seated, "free": free, "bye": BYE,
             "played": any(g.has_result and not g.is_bye for g in games.values()),
