@@ -292,9 +292,13 @@ def _round_context(request: Request, t: Tournament, slug: str, k: int,
     before = {s.id: s.points for s in t.standings(k - 1)} if k > 1 else {}
     tables = [{"t": x, "g": games[x.number], "tag": ev.result_tag(games[x.number]),
                "terms": {n: v for n, v in x.terms.items() if v}} for x in pairing.tables]
-    names = {p.id: p.name for p in players}
+    names: dict[str, str] = {p.id: p.name for p in players}
+
+    def by_name(pid: str) -> str:
+        return names.get(pid, pid).casefold()
+
     seated = sorted({pid for x in pairing.tables for pid in (x.black, x.white) if pid != BYE},
-                    key=lambda pid: names.get(pid, pid).casefold())
+                    key=by_name)
     free = [p for p in players if p.active_in(k) and p.id not in seated]
     return {"slug": slug, "info": t.info, "k": k, "last": t.last_round, "pairing": pairing,
             "tables": tables, "names": names, "before": before,
