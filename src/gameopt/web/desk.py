@@ -415,7 +415,8 @@ def _after(request: Request, t: Tournament) -> int:
 def _standings_context(request: Request, t: Tournament) -> dict[str, Any]:
     slug = _slug(request)
     after = _after(request, t)
-    rows = t.standings(after, tiebreaks=TIEBREAKS)
+    rows = ev.cached(_data_dir(request), slug, ("standings", after),
+                     lambda: t.standings(after, tiebreaks=TIEBREAKS))
     return {"slug": slug, "info": t.info, "rows": rows, "after": after, "last": t.last_round,
             "clubs": ev.clubs(_data_dir(request), slug), "tiebreaks": TIEBREAKS}
 
@@ -499,7 +500,9 @@ def public(request: Request) -> Response:
         ctx: dict[str, Any] = {"slug": slug, "info": t.info, "last": last,
                                "version": ev.version(_data_dir(request), slug),
                                "poll_ms": request.app.state.poll_ms,
-                               "rows": t.standings(tiebreaks=TIEBREAKS)}
+                               "rows": ev.cached(_data_dir(request), slug,
+                                                 ("standings", last),
+                                                 lambda: t.standings(tiebreaks=TIEBREAKS))}
         names = {p.id: p.name for p in t.players()}
         ctx["names"] = names
         ctx["games"] = t.games(last) if last else ()

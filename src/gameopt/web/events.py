@@ -17,11 +17,13 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from gameopt.errors import InvalidInputError
 from gameopt.web._pairing import (
@@ -38,6 +40,7 @@ __all__ = ["SLUG", "check_slug", "tournament_path", "list_events", "open_event",
            "create_event", "penalty_params", "round_etag", "parse_players_csv",
            "round_totals", "crosstable", "player_history", "preview"]
 
+T = TypeVar("T")
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SUFFIX = ".sqlite"
 PLAYER_FIELDS = ("name", "id", "country", "rating", "club")
@@ -101,6 +104,31 @@ def version(data_dir: Path, slug: str) -> str:
     """Changes whenever the file does (every committed change rewrites it)."""
     st = tournament_path(data_dir, slug).stat()
     return f"{st.st_mtime_ns:x}-{st.st_size:x}-{st.st_ino:x}"
+
+
+_CACHE: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_CACHE_SIZE = 64
+_CACHE_LOCK = threading.Lock()
+
+
+def cached(data_dir: Path, slug: str, key: tuple[Any, ...], compute: Callable[[], T]) -> T:
+    """``compute()``, remembered until the tournament file changes (its :func:`version`).
+
+    Pages that many read between two saves (the standings, the public page) are computed
+    once per change of the file. A value computed while a save lands is stored under the
+    version seen before it, which no later request asks for again.
+    """
+    full = (str(data_dir), slug, version(data_dir, slug), *key)
+    with _CACHE_LOCK:
+        if full in _CACHE:
+            _CACHE.move_to_end(full)
+            return cast(T, _CACHE[full])
+    value = compute()
+    with _CACHE_LOCK:
+        _CACHE[full] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
 
 
 # ------------------------------------------------------------------ penalties and clubs
