@@ -176,6 +176,16 @@ def test_a_whole_event_through_the_pages(server: tuple[str, Path], tmp_path: Pat
             assert "rematch" in totals and "float" in totals
             if k == 1:
                 shots(director, "03-round1-paired-why-and-totals")
+            if k == 3:  # a swap by hand: the store's warnings first, then saved
+                form = director.find_element(By.ID, "change-form")
+                a = Select(form.find_element(By.NAME, "a")).first_selected_option.text
+                b = Select(form.find_element(By.NAME, "b")).first_selected_option.text
+                submit(director, "change-form")
+                assert f"Round 3: swap {a} / {b}?" in director.find_element(
+                    By.TAG_NAME, "h1").text
+                shots(director, "13-round3-swap-confirm")
+                click(director, director.find_element(By.ID, "confirm-button"))
+                assert "round 3: swap" in flash(director) and "saved" in flash(director)
             wait_text(public, f"Round {k}")  # the public page reloads by itself
             if k in (1, 5):
                 shots(public, f"04-public-round{k}-phone")
@@ -242,3 +252,4 @@ def test_a_whole_event_through_the_pages(server: tuple[str, Path], tmp_path: Pat
         assert any("13" in g.players() for g in games if g.round_no == 2)
         assert (games[0].black_discs, games[0].white_discs) == (20, 44)
         assert len(t.standings()) == 13
+        assert t.rounds()[2].method == "exact+manual"

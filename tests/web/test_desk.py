@@ -191,6 +191,8 @@ def test_swap_is_previewed_then_confirmed(event: Desk) -> None:
     form = {"form": "change", "etag": etag, "action": "swap", "a": g1.black, "b": g1.white}
     r = event.post("/desk/open/round/1/change", form)
     assert r.status_code == 200 and 'id="confirm-button"' in text(r)
+    assert re.search(r'<td class="num">1</td>\s*<td>● Player \d+ – ○ Player \d+</td>',
+                     text(r))
     assert _file(event).read_bytes() == before  # nothing saved yet
     r = event.post("/desk/open/round/1/change", {**form, "confirm": "yes"})
     assert r.status_code == 200 and f"swap {g1.black} / {g1.white} saved" in text(r)
@@ -208,20 +210,20 @@ def test_swap_preview_shows_the_store_warnings(event: Desk) -> None:
         event.results("open", 1, _sheet(t, 1))
     event.pair(expect=2)
     with _open(event) as t:
-        g1, g2 = t.games(2)[:2]
-        met = {p for g in t.games(1) for p in g.players() if g1.black in g.players()}
-    other = next(p for p in met if p != g1.black)
+        x, y = t.games(2)[0].black, t.games(2)[0].white
+        z = next(g.opponent(x) for g in t.games(1) if x in g.players())
+    assert z != y  # the engine avoids the rematch; the swap below makes it
+    before = _file(event).read_bytes()
     r = event.post("/desk/open/round/2/change", {"form": "change",
                                                  "etag": event.etag("open", 2),
-                                                 "action": "swap", "a": g1.white,
-                                                 "b": other})
-    if r.status_code == 200:
-        assert "already met in round 1" in text(r) or "nothing the engine" in text(r)
+                                                 "action": "swap", "a": y, "b": z})
+    assert r.status_code == 200
+    assert f"round 2 table 1: {x} and {z} already met in round 1" in text(r)
+    assert _file(event).read_bytes() == before
     r = event.post("/desk/open/round/2/change", {"form": "change",
                                                  "etag": event.etag("open", 2),
-                                                 "action": "swap", "a": g1.black,
-                                                 "b": g1.black})
-    assert r.status_code == 400 and "swapping" in text(r) and "with itself" in text(r)
+                                                 "action": "swap", "a": x, "b": x})
+    assert r.status_code == 400 and f"round 2: swapping {x} with itself" in text(r)
 
 
 def test_late_entry_withdrawal_forbidden_pair(event: Desk) -> None:

@@ -381,9 +381,9 @@ def change(request: Request, t: Tournament, slug: str, form: FormData) -> Respon
         raise InvalidInputError(f"change {action!r}: choose swap or replace")
     a, b = text_field(form, "a"), text_field(form, "b")
     if text_field(form, "confirm") != "yes":
-        warnings = ev.preview(t, action, k, a, b)
+        warnings, changed = ev.preview(t, action, k, a, b)
         ctx = _round_context(request, t, slug, k)
-        ctx.update(action=action, a=a, b=b, warnings=warnings)
+        ctx.update(action=action, a=a, b=b, warnings=warnings, changed=changed)
         return render(request, "desk/confirm.html", ctx)
     if action == "swap":
         warnings = t.swap_players(k, a, b)

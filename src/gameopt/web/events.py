@@ -368,17 +368,24 @@ def player_history(player: PlayerRecord, players: Sequence[PlayerRecord],
 
 
 def preview(t: Tournament, action: str, round_no: int, a: str, b: str
-            ) -> list[PairingWarning]:
-    """The warnings a swap (``action="swap"``) or replacement (``"replace"``) would
-    return, tried on a copy of the tournament; the file itself is not touched.
+            ) -> tuple[list[PairingWarning], list[tuple[int, str, str, str, str]]]:
+    """What a swap (``action="swap"``) or replacement (``"replace"``) would do, tried on
+    a copy of the tournament (the file itself is not touched): the store's warnings, and
+    each changed table as ``(table, black, white, new black, new white)``.
 
     Raises
     ------
     InvalidInputError
         The store refuses the change (the same one-line message as the CLI's).
     """
+    old = {x.number: (x.black, x.white) for x in t.pairing(round_no).tables}
     with tempfile.TemporaryDirectory() as tmp:
         with Tournament.from_data(Path(tmp) / "copy.sqlite", t.snapshot()) as copy:
             if action == "swap":
-                return copy.swap_players(round_no, a, b)
-            return copy.replace_player(round_no, a, b)
+                warnings = copy.swap_players(round_no, a, b)
+            else:
+                warnings = copy.replace_player(round_no, a, b)
+            new = {x.number: (x.black, x.white) for x in copy.pairing(round_no).tables}
+    changed = [(n, *old.get(n, ("", "")), *new.get(n, ("", "")))
+               for n in sorted(old.keys() | new.keys()) if old.get(n) != new.get(n)]
+    return warnings, changed
