@@ -43,8 +43,8 @@ def is_loopback(host: str) -> bool:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    if not 0 <= args.port <= 65535:
-        raise InvalidInputError(f"--port {args.port}: choose 0 to 65535")
+    if not 1 <= args.port <= 65535:
+        raise InvalidInputError(f"--port {args.port}: choose 1 to 65535")
     data_dir = os.path.abspath(args.data_dir)
     if not os.path.isdir(data_dir):
         raise InvalidInputError(f"--data-dir {args.data_dir}: no such directory")
