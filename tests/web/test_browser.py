@@ -218,7 +218,8 @@ def test_a_whole_event_through_the_pages(server: tuple[str, Path], tmp_path: Pat
         director.get(base + "/desk/e2e/crosstable")
         shots(director, "08-crosstable")
         director.get(base + "/desk/e2e/player?id=13")
-        assert "late entry from round 2" in director.find_element(By.TAG_NAME, "body").text
+        body = director.find_element(By.TAG_NAME, "body").text
+        assert "late entry from round 2" in body and "not entered yet" in body
         shots(director, "09-player-history")
         director.get(base + "/desk/e2e/round/5/print/pairings")
         director.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})

@@ -357,7 +357,7 @@ def player_history(player: PlayerRecord, players: Sequence[PlayerRecord],
                          if mine.has_result else None})
         else:
             rows.append({"round": r, "table": None, "colour": "", "opponent": None,
-                         "opponent_name": "absent", "own": None, "theirs": None,
+                         "opponent_name": _absence(player, r), "own": None, "theirs": None,
                          "before": before[player.id] / 2, "opp_before": None,
                          "float": "", "points": None})
         for g in by_round.get(r, ()):
@@ -365,6 +365,14 @@ def player_history(player: PlayerRecord, players: Sequence[PlayerRecord],
                 if pid in score:
                     score[pid] += g.score_of(pid)
     return rows
+
+
+def _absence(player: PlayerRecord, round_no: int) -> str:
+    if round_no < player.joined_round:
+        return "not entered yet"
+    if player.withdrawn_round is not None and round_no >= player.withdrawn_round:
+        return "withdrawn"
+    return "absent"
 
 
 def preview(t: Tournament, action: str, round_no: int, a: str, b: str
