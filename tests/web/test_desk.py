@@ -92,6 +92,8 @@ def test_register_form_errors_are_shown_next_to_the_form(desk: Desk) -> None:
     assert r.status_code == 400
     assert re.search(r'id="error-add">new player: rating &#39;high&#39; is not a number',
                      r.text)
+    assert re.search(r'name="rating"[^>]*></label><p class="error" role="alert" '
+                     r'id="error-add">', r.text)  # next to the field
     assert 'value="X"' in text(r)  # what was typed is kept
 
 

@@ -10,6 +10,7 @@ that was re-paired or changed since the page was loaded is refused with 409.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,29 @@ from gameopt.web.common import int_field, read_form, redirect, render, text_fiel
 __all__ = ["routes"]
 
 Handler = Callable[[Request, Tournament, str, FormData], Response]
+
+
+#: Where a form's error goes: the first field whose pattern the message matches (else
+#: under the whole form).
+FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "add": ((r"rating", "rating"), (r"country", "country"), (r"first round|joined_round",
+             "joined_round"), (r"score", "score"), (r"player id|id \S+ already", "id"),
+            (r"name", "name")),
+    "new": ((r"^file name", "slug"), (r"penalt", "overrides"), (r"rounds", "rounds"),
+            (r"date", "date"), (r"country", "country"), (r"tournament name", "name"),
+            (r"file exists", "slug")),
+    "withdraw": ((r"round \d+ is before|from round", "from_round"),),
+}
+
+
+def field_errors(which: str, message: str) -> dict[str, str]:
+    """``{which: message}``, with ``_field`` naming the field it is about, if one."""
+    out = {which: message}
+    for pattern, field in FIELDS.get(which, ()):
+        if re.search(pattern, message):
+            out["_field"] = field
+            break
+    return out
 
 
 class Stale(Exception):
@@ -102,7 +126,7 @@ def _back(request: Request, t: Tournament, slug: str, form: FormData, message: s
     """The page the form was on, with ``message`` next to the form that failed."""
     which = text_field(form, "form") or "page"
     values = {k: v for k, v in form.items() if isinstance(v, str) and k != "csrf"}
-    errors = {which: message}
+    errors = field_errors(which, message)
     k = request.path_params.get("k")
     if k is not None and 1 <= int(k) <= t.last_round:
         return render(request, "desk/round.html",
@@ -160,7 +184,8 @@ def _import(request: Request, form: FormData, text: str | None, source: str) -> 
 def _index_error(request: Request, form: FormData, which: str, message: str) -> Response:
     values = {k: v for k, v in form.items() if isinstance(v, str) and k != "csrf"}
     return render(request, "desk/index.html", {"events": ev.list_events(_data_dir(request)),
-                                               "errors": {which: message}, "values": values},
+                                               "errors": field_errors(which, message),
+                                               "values": values},
                   status_code=400)
 
 
