@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import re
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from gameopt.pairing.store import Tournament
+from gameopt.web import create_app
 from tests.web.conftest import Desk, text
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 
 def _file(desk: Desk, slug: str = "open") -> Path:
@@ -324,3 +332,41 @@ def test_the_cli_and_the_desk_share_the_file(event: Desk) -> None:
                  str(event.data_dir / "open.penalties.toml")]) == 0
     page = event.get("/desk/open/round/2")
     assert page.status_code == 200 and page.text.count('<tr id="table-') == 6
+
+
+def test_two_sessions_at_once_one_save_wins(data_dir: Path) -> None:
+    app = create_app(data_dir)
+    with TestClient(app) as c1, TestClient(app) as c2:
+        a, b = Desk(c1, data_dir), Desk(c2, data_dir)
+        a.get("/desk/")
+        b.get("/desk/")
+        a.create()
+        a.upload_players()
+        a.pair()
+        with _open(a) as t:
+            sheet = _sheet(t, 1)
+        etag = a.etag("open", 1)
+        b.etag("open", 1)
+        gate = threading.Barrier(2)
+
+        def enter(desk: Desk, discs: tuple[int, int]) -> int:
+            gate.wait()
+            return int(desk.results("open", 1, {1: discs}, etag=etag).status_code)
+
+        with ThreadPoolExecutor(2) as pool:
+            codes = sorted(pool.map(enter, (a, b), ((40, 24), (10, 54))))
+        assert codes == [200, 400]
+        with _open(a) as t:
+            assert (t.games(1)[0].black_discs, t.games(1)[0].white_discs) in [(40, 24),
+                                                                              (10, 54)]
+        a.results("open", 1, {n: v for n, v in sheet.items() if n != 1})
+
+        def pair(desk: Desk) -> int:
+            gate.wait()
+            return int(desk.pair(expect=2).status_code)
+
+        with ThreadPoolExecutor(2) as pool:
+            codes = sorted(pool.map(pair, (a, b)))
+        assert codes[0] == 200 and codes[1] in (400, 409)
+        with _open(a) as t:
+            assert t.last_round == 2 and len(t.games(2)) == 6
