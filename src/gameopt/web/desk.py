@@ -19,7 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gameopt.errors import GameoptError, InvalidInputError
@@ -37,7 +37,16 @@ from gameopt.web._pairing import (
     parse_trf,
     standings_csv,
 )
-from gameopt.web.common import int_field, read_form, redirect, render, text_field
+from gameopt.web.common import (
+    SECURITY_HEADERS,
+    int_field,
+    is_director,
+    read_form,
+    redirect,
+    render,
+    templates,
+    text_field,
+)
 
 __all__ = ["routes"]
 
@@ -519,19 +528,31 @@ def export(request: Request) -> Response:
 
 # ------------------------------------------------------------------ public pages
 def public(request: Request) -> Response:
+    """The players' page. Everyone sees the same page between two saves, so it is
+    rendered once per change of the file (the director's own view, with its log-out
+    form, is rendered each time)."""
     slug = _slug(request)
+    if not ev.tournament_path(_data_dir(request), slug).is_file():
+        raise HTTPException(404, f"no tournament {slug!r}")
+    if request.app.state.token is not None and is_director(request):
+        return render(request, "public.html", _public_context(request, slug))
+    html = ev.cached(_data_dir(request), slug, ("public.html",),
+                     lambda: templates.get_template("public.html").render(
+                         {"csrf": "", "flash": None, "director": False, "locked": True,
+                          **_public_context(request, slug)}))
+    return HTMLResponse(html, headers={"Cache-Control": "no-cache", **SECURITY_HEADERS})
+
+
+def _public_context(request: Request, slug: str) -> dict[str, Any]:
     with _open(request) as t:
         last = t.last_round
-        ctx: dict[str, Any] = {"slug": slug, "info": t.info, "last": last,
-                               "version": ev.version(_data_dir(request), slug),
-                               "poll_ms": request.app.state.poll_ms,
-                               "rows": ev.cached(_data_dir(request), slug,
-                                                 ("standings", last),
-                                                 lambda: t.standings(tiebreaks=TIEBREAKS))}
-        names = {p.id: p.name for p in t.players()}
-        ctx["names"] = names
-        ctx["games"] = t.games(last) if last else ()
-        return render(request, "public.html", ctx)
+        return {"slug": slug, "info": t.info, "last": last,
+                "version": ev.version(_data_dir(request), slug),
+                "poll_ms": request.app.state.poll_ms,
+                "rows": ev.cached(_data_dir(request), slug, ("standings", last),
+                                  lambda: t.standings(tiebreaks=TIEBREAKS)),
+                "names": {p.id: p.name for p in t.players()},
+                "games": t.games(last) if last else ()}
 
 
 def public_state(request: Request) -> Response:
