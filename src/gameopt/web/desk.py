@@ -339,6 +339,7 @@ def _round_context(request: Request, t: Tournament, slug: str, k: int,
             "totals": ev.round_totals(t, k), "etag": ev.round_etag(t, k),
             "seated": seated, "free": free, "bye": BYE,
             "played": any(g.has_result and not g.is_bye for g in games.values()),
+            "pending": any(not g.has_result for g in games.values()),
             "errors": errors or {}, "values": values or {}}
 
 
