@@ -309,12 +309,14 @@ def test_exports_and_import_round_trip(event: Desk) -> None:
 def test_public_page_and_its_version(event: Desk) -> None:
     r = event.get("/public/open")
     assert r.status_code == 200 and "Round 1" in text(r) and 'name="viewport"' in text(r)
+    assert "40–24" not in r.text
     s = event.get("/public/open/state")
     assert s.status_code == 200 and s.json()["version"]
     etag = s.headers["etag"]
     assert event.get("/public/open/state", headers={"If-None-Match": etag}).status_code == 304
     with _open(event) as t:
         event.results("open", 1, _sheet(t, 1))
+    assert "40–24" in event.get("/public/open").text  # not the page cached before
     s2 = event.get("/public/open/state", headers={"If-None-Match": etag})
     assert s2.status_code == 200 and s2.headers["etag"] != etag
     assert event.get("/public/nope/state").status_code == 404

@@ -323,7 +323,10 @@ def _round_context(request: Request, t: Tournament, slug: str, k: int,
     players = t.players()
     pairing = t.pairing(k)
     games = {g.table: g for g in t.games(k)}
-    before = {s.id: s.points for s in t.standings(k - 1)} if k > 1 else {}
+    data_dir = _data_dir(request)
+    before = {s.id: s.points for s in ev.cached(
+        data_dir, slug, ("standings", k - 1),
+        lambda: t.standings(k - 1, tiebreaks=TIEBREAKS))} if k > 1 else {}
     tables = [{"t": x, "g": games[x.number], "tag": ev.result_tag(games[x.number]),
                "terms": {n: v for n, v in x.terms.items() if v}} for x in pairing.tables]
     names: dict[str, str] = {p.id: p.name for p in players}
@@ -336,7 +339,8 @@ def _round_context(request: Request, t: Tournament, slug: str, k: int,
     free = [p for p in players if p.active_in(k) and p.id not in seated]
     return {"slug": slug, "info": t.info, "k": k, "last": t.last_round, "pairing": pairing,
             "tables": tables, "names": names, "before": before,
-            "totals": ev.round_totals(t, k), "etag": ev.round_etag(t, k),
+            "totals": ev.cached(data_dir, slug, ("totals", k), lambda: ev.round_totals(t, k)),
+            "etag": ev.round_etag(t, k),
             "seated": seated, "free": free, "bye": BYE,
             "played": any(g.has_result and not g.is_bye for g in games.values()),
             "pending": any(not g.has_result for g in games.values()),
@@ -476,7 +480,10 @@ def player(request: Request) -> Response:
         except InvalidInputError as e:
             raise HTTPException(404, str(e)) from None
         players = t.players()
-        row = next((s for s in t.standings(tiebreaks=TIEBREAKS) if s.id == p.id), None)
+        last = t.last_round
+        rows = ev.cached(_data_dir(request), _slug(request), ("standings", last),
+                         lambda: t.standings(tiebreaks=TIEBREAKS))
+        row = next((s for s in rows if s.id == p.id), None)
         return render(request, "desk/player.html", {
             "slug": _slug(request), "info": t.info, "p": p, "row": row,
             "club": ev.clubs(_data_dir(request), _slug(request)).get(p.id),
