@@ -372,3 +372,17 @@ def test_two_sessions_at_once_one_save_wins(data_dir: Path) -> None:
         assert codes[0] == 200 and codes[1] in (400, 409)
         with _open(a) as t:
             assert t.last_round == 2 and len(t.games(2)) == 6
+
+
+def test_penalties_can_be_changed_between_rounds(event: Desk) -> None:
+    path = event.data_dir / "open.penalties.toml"
+    before = path.read_text()
+    r = event.post("/desk/open/penalties", {"form": "penalties",
+                                            "penalties": 'preset = "slim"\np_rank = "x"'})
+    assert r.status_code == 400 and "penalty overrides: p_rank" in text(r)
+    assert 'id="error-penalties"' in r.text and path.read_text() == before
+    r = event.post("/desk/open/penalties", {"form": "penalties",
+                                            "penalties": 'preset = "slim"\np_rank = 3\n'})
+    assert r.status_code == 200 and "penalties saved" in text(r)
+    assert path.read_text() == 'preset = "slim"\np_rank = 3\n'
+    assert 'p_rank = 3' in text(event.get("/desk/open"))

@@ -63,6 +63,7 @@ FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
             (r"date", "date"), (r"country", "country"), (r"tournament name", "name"),
             (r"file exists", "slug")),
     "withdraw": ((r"round \d+ is before|from round", "from_round"),),
+    "penalties": ((r".", "penalties"),),
 }
 
 
@@ -297,6 +298,12 @@ def forbid(request: Request, t: Tournament, slug: str, form: FormData) -> Respon
 def allow(request: Request, t: Tournament, slug: str, form: FormData) -> Response:
     t.allow(text_field(form, "a"), text_field(form, "b"))
     return redirect(f"/desk/{slug}", "forbidden pair removed")
+
+
+@posted
+def penalties(request: Request, t: Tournament, slug: str, form: FormData) -> Response:
+    ev.set_penalty_text(_data_dir(request), slug, text_field(form, "penalties"))
+    return redirect(f"/desk/{slug}", "penalties saved; they apply from the next pairing")
 
 
 @posted
@@ -591,6 +598,7 @@ def routes() -> list[BaseRoute]:
         Route(s + "/forbid", forbid, methods=["POST"]),
         Route(s + "/allow", allow, methods=["POST"]),
         Route(s + "/pair", pair, methods=["POST"]),
+        Route(s + "/penalties", penalties, methods=["POST"]),
         Route(r, round_page),
         Route(r + "/results", results, methods=["POST"]),
         Route(r + "/correct", correct, methods=["POST"]),

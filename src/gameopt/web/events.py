@@ -140,7 +140,12 @@ def check_penalties(preset: str, overrides: str) -> str:
     """The penalty file's text for ``preset`` + the TOML ``overrides``, once it parses."""
     if preset not in ("papp", "slim"):
         raise InvalidInputError(f"penalty preset {preset!r}: choose papp or slim")
-    text = f'preset = "{preset}"\n' + overrides.replace("\r\n", "\n").strip() + "\n"
+    return check_penalty_text(f'preset = "{preset}"\n' + overrides)
+
+
+def check_penalty_text(text: str) -> str:
+    """``text`` (a whole penalty file) once :meth:`PenaltyParams.from_toml` reads it."""
+    text = text.replace("\r\n", "\n").strip() + "\n"
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp) / "penalties.toml"
         p.write_text(text, encoding="utf-8")
@@ -159,6 +164,15 @@ def penalty_params(data_dir: Path, slug: str) -> PenaltyParams | None:
 def penalty_text(data_dir: Path, slug: str) -> str:
     p = _companion(data_dir, slug, ".penalties.toml")
     return p.read_text(encoding="utf-8") if p.is_file() else 'preset = "papp"\n'
+
+
+def set_penalty_text(data_dir: Path, slug: str, text: str) -> None:
+    """Replace the tournament's penalty file (checked first; written atomically)."""
+    text = check_penalty_text(text)
+    p = _companion(data_dir, slug, ".penalties.toml")
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, p)
 
 
 def clubs(data_dir: Path, slug: str) -> dict[str, str]:
