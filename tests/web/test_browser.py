@@ -1,8 +1,9 @@
 """End to end in a real browser: a director runs a 12-player, 5-round event through the
 pages while a second browser watches the public page.
 
-Headless Debian ``chromium`` driven by its ``chromedriver`` (Selenium WebDriver); the test
-skips when either is absent. Screenshots go to ``$GAMEOPT_ARTEFACTS`` (default
+Headless Debian ``chromium`` driven by its ``chromedriver`` (Selenium WebDriver; other
+paths through ``$GAMEOPT_CHROMIUM`` and ``$GAMEOPT_CHROMEDRIVER``); the test skips when
+either is absent. Screenshots go to ``$GAMEOPT_ARTEFACTS`` (default
 ``tests/artefacts/``, git-ignored), under ``browser/``.
 """
 
@@ -21,14 +22,16 @@ import pytest
 from gameopt.pairing.store import Tournament
 from tests.web.conftest import start_server
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+CHROMIUM = os.environ.get("GAMEOPT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = (os.environ.get("GAMEOPT_CHROMEDRIVER") or shutil.which("chromedriver")
+                or "/usr/bin/chromedriver")
 ARTEFACTS = Path(os.environ.get("GAMEOPT_ARTEFACTS")
                  or Path(__file__).resolve().parents[1] / "artefacts") / "browser"
 
 if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
-    pytest.skip("needs Debian's chromium and chromium-driver (apt-get install chromium "
-                "chromium-driver); not found", allow_module_level=True)
+    pytest.skip(f"needs Debian's chromium and chromium-driver (apt-get install chromium "
+                f"chromium-driver): {CHROMIUM} or {CHROMEDRIVER} not found",
+                allow_module_level=True)
 os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not download anything
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed")
 from selenium.common.exceptions import WebDriverException  # noqa: E402

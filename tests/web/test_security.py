@@ -16,7 +16,7 @@ from gameopt.cli.serve import is_loopback
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.store import Tournament
 from gameopt.web import create_app
-from tests.web.conftest import Desk, free_port, make_client, start_server, text
+from tests.web.conftest import Desk, TestClient, free_port, make_client, start_server, text
 
 EVIL = "<script>alert('x')</script>"
 
@@ -204,3 +204,14 @@ def test_serve_refuses_bad_options(data_dir: Path, capsys: pytest.CaptureFixture
     assert "--data-dir" in capsys.readouterr().err
     assert main(["serve", "--data-dir", str(data_dir), "--token", "short"]) == 2
     assert main(["serve", "--data-dir", str(data_dir), "--port", "70000"]) == 2
+
+
+def test_app_from_the_environment(data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameopt.web.app import create_app_from_env
+
+    monkeypatch.setenv("GAMEOPT_DATA_DIR", str(data_dir))
+    monkeypatch.setenv("GAMEOPT_TOKEN", "from-the-env")
+    Tournament.create(data_dir / "open.sqlite", "Open").close()
+    with TestClient(create_app_from_env()) as c:
+        assert c.get("/desk/", follow_redirects=False).status_code == 303
+        assert c.get("/public/open").status_code == 200
