@@ -135,7 +135,7 @@ async def login(request: Request) -> Response:
         return render(request, "login.html", {"next": nxt, "error": "wrong token"},
                       status_code=403)
     response = redirect(nxt, "logged in")
-    response.set_cookie(AUTH_COOKIE, auth_value(token), httponly=True, samesite="strict")
+    response.set_cookie(AUTH_COOKIE, auth_value(token), httponly=True, samesite="lax")
     return response
 
 

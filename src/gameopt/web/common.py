@@ -1,8 +1,9 @@
 """What every page shares: templates, forms with the CSRF check, flash messages, errors.
 
 Every form carries the value of the ``gameopt_csrf`` cookie in a hidden ``csrf`` field
-(the double-submit pattern; the cookie is ``SameSite=Strict``), and a POST whose field
-does not match is refused with 403 before anything is read or changed. Templates escape
+(the double-submit pattern; the cookie is ``HttpOnly`` and ``SameSite=Lax``, so another
+site's page can neither read it nor post with it), and a POST whose field does not match
+is refused with 403 before anything is changed. Templates escape
 every value (Jinja2 ``autoescape``), so user text such as a player called ``<script>``
 is shown, never run.
 """
@@ -70,7 +71,7 @@ def render(request: Request, name: str, context: dict[str, Any] | None = None,
            **(context or {})}
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
     if new:
-        response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="strict")
+        response.set_cookie(CSRF_COOKIE, csrf, httponly=True, samesite="lax")
     if flash:
         response.delete_cookie(FLASH_COOKIE)
     response.headers["Cache-Control"] = "no-store"
@@ -83,7 +84,7 @@ def redirect(url: str, flash: str | None = None) -> Response:
     response = RedirectResponse(url, status_code=303)
     if flash:
         response.set_cookie(FLASH_COOKIE, quote(flash[:1500]), httponly=True,
-                            samesite="strict")
+                            samesite="lax")
     return response
 
 
