@@ -386,3 +386,21 @@ def test_penalties_can_be_changed_between_rounds(event: Desk) -> None:
     assert r.status_code == 200 and "penalties saved" in text(r)
     assert path.read_text() == 'preset = "slim"\np_rank = 3\n'
     assert 'p_rank = 3' in text(event.get("/desk/open"))
+
+
+def test_pairing_slots_full_answers_503(event: Desk, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import threading as th
+
+    from gameopt.web import desk as desk_module
+
+    with _open(event) as t:
+        event.results("open", 1, _sheet(t, 1))
+    busy = th.BoundedSemaphore(1)
+    busy.acquire()
+    monkeypatch.setattr(desk_module, "_PAIRING_SLOTS", busy)
+    r = event.pair(expect=2)
+    assert r.status_code == 503 and r.headers["retry-after"] == "5"
+    with _open(event) as t:
+        assert t.last_round == 1
+    busy.release()
+    assert event.pair(expect=2).status_code == 200

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from gameopt.errors import GameoptError, InvalidInputError
@@ -49,6 +50,11 @@ from gameopt.web.common import (
 )
 
 __all__ = ["routes"]
+
+#: Pairings computed at once (each takes a core for up to a second or two on 1,000
+#: players); one more request is answered 503 with ``Retry-After``.
+PAIRING_SLOTS = 2
+_PAIRING_SLOTS = threading.BoundedSemaphore(PAIRING_SLOTS)
 
 Handler = Callable[[Request, Tournament, str, FormData], Response]
 
@@ -316,7 +322,14 @@ def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response
     if method not in METHODS:
         raise InvalidInputError(f"pairing method {method!r}: choose {', '.join(METHODS)}")
     params = ev.penalty_params(_data_dir(request), slug)
-    pairing = pair_round(t.round_input(), params, method=method)
+    if not _PAIRING_SLOTS.acquire(blocking=False):
+        return PlainTextResponse("the server is pairing other rounds; try again in a few "
+                                 "seconds (nothing changed)", status_code=503,
+                                 headers={"Retry-After": "5"})
+    try:
+        pairing = pair_round(t.round_input(), params, method=method)
+    finally:
+        _PAIRING_SLOTS.release()
     t.store_pairing(pairing)
     return redirect(f"/desk/{slug}/round/{pairing.round_no}",
                     f"round {pairing.round_no} paired ({method}, total cost "
