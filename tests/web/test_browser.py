@@ -37,7 +37,6 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not insta
 from selenium.common.exceptions import WebDriverException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.expected_conditions import staleness_of  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 PLAYERS = [("Ana Costa", "POR", 1850, "Lisbon"), ("Ben Okafor", "GBR", 1820, "Leeds"),
@@ -60,6 +59,7 @@ def make_driver(downloads: Path, size: tuple[int, int] = (1280, 1000)) -> Any:
     options.add_experimental_option("prefs", {
         "download.default_directory": str(downloads), "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(5)  # elements of a page still loading
     driver.execute_cdp_cmd("Page.setDownloadBehavior",
                            {"behavior": "allow", "downloadPath": str(downloads)})
     return driver
@@ -99,7 +99,17 @@ def click(driver: Any, element: Any) -> None:
     """Click ``element`` and wait for the next page to replace this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     element.click()
-    WebDriverWait(driver, 30).until(staleness_of(page))
+
+    def replaced(d: Any) -> bool:
+        try:
+            page.is_enabled()
+            return False
+        except WebDriverException:  # stale, or chromium's "node ... not in the document"
+            return True
+
+    WebDriverWait(driver, 30).until(replaced)
+    WebDriverWait(driver, 30).until(
+        lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def submit(driver: Any, form_id: str) -> None:
