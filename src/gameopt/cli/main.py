@@ -9,13 +9,13 @@ import sys
 from collections.abc import Sequence
 
 from gameopt import __version__
-from gameopt.cli import deck, demo, go, pair, reversi, sudoku
+from gameopt.cli import deck, demo, go, pair, reversi, serve, sudoku
 from gameopt.errors import GameoptError
 
 __all__ = ["main", "build_parser"]
 
 #: Subcommand modules: each has ``register(subparsers)`` setting ``func`` on its parsers.
-SYSTEMS = (sudoku, go, pair, deck, reversi, demo)
+SYSTEMS = (sudoku, go, pair, deck, reversi, demo, serve)
 
 
 class _Parser(argparse.ArgumentParser):
