@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from gameopt.pairing.store import Tournament
+from gameopt.pairing import Tournament
 from tests.web.conftest import start_server
 
 CHROMIUM = os.environ.get("GAMEOPT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

@@ -8,7 +8,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from gameopt.pairing.store import Tournament
+from gameopt.pairing import Tournament
 from gameopt.web import create_app
 from tests.web.conftest import Desk, text
 

@@ -14,7 +14,7 @@ import pytest
 
 from gameopt.cli.serve import is_loopback
 from gameopt.errors import InvalidInputError
-from gameopt.pairing.store import Tournament
+from gameopt.pairing import Tournament
 from gameopt.web import create_app
 from tests.web.conftest import Desk, TestClient, free_port, make_client, start_server, text
 

@@ -37,7 +37,7 @@ from gameopt.pairing.model import (
     Table,
 )
 from gameopt.pairing.penalties import PAPP_TERMS, SLIM_TERMS, PenaltyParams
-from gameopt.pairing.records import GameRecord, PlayerRecord
+from gameopt.pairing.records import GameRecord, PairingWarning, PlayerRecord
 from gameopt.pairing.simulate import SimConfig, simulate_rules
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import Tournament, TournamentData
@@ -56,6 +56,7 @@ __all__ = [
     "Colour",
     "GameRecord",
     "Pairing",
+    "PairingWarning",
     "PenaltyParams",
     "PlayerRecord",
     "PlayerState",

@@ -8,19 +8,31 @@ module's imports change.
 
 from __future__ import annotations
 
-from gameopt.pairing.exports import (
+from gameopt.pairing import (
+    BYE,
+    GameRecord,
+    Pairing,
+    PairingWarning,
+    PenaltyParams,
+    PlayerRecord,
+    Standing,
+    Table,
+    Tournament,
+    TournamentData,
+    pair_round,
+)
+from gameopt.pairing.formats import (
     format_elo,
+    format_pairing_csv,
+    format_standings_csv,
     format_trf,
-    pairing_csv,
     parse_elo,
     parse_trf,
-    standings_csv,
 )
-from gameopt.pairing.matching import pair_round
-from gameopt.pairing.model import BYE, Pairing, Table
-from gameopt.pairing.penalties import PenaltyParams
-from gameopt.pairing.standings import GameRecord, PairingWarning, PlayerRecord, Standing
-from gameopt.pairing.store import Tournament, TournamentData
+
+# The web pages' names for the two CSV writers.
+pairing_csv = format_pairing_csv
+standings_csv = format_standings_csv
 
 __all__ = [
     "BYE",
