@@ -23,7 +23,8 @@ def test_only_the_adapter_imports_the_pairing_package() -> None:
     found = {f.name: system_imports(f) for f in sorted(WEB.glob("*.py"))}
     assert found["_pairing.py"], "the adapter imports the pairing names"
     assert {name: mods for name, mods in found.items() if mods and name != "_pairing.py"} == {}
-    assert all(m == "gameopt.pairing" or m.startswith("gameopt.pairing.") for m in found["_pairing.py"])
+    assert all(m == "gameopt.pairing" or m.startswith("gameopt.pairing.")
+               for m in found["_pairing.py"])
 
 
 def test_nothing_is_fetched_from_elsewhere() -> None:
