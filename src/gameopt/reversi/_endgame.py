@@ -420,7 +420,7 @@ def _etc(P: np.uint64, O: np.uint64, moves: np.uint64, beta: int, empties: int,
 # ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
            wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
            keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:

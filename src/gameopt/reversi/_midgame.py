@@ -69,7 +69,7 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
            wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
            keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:

@@ -60,7 +60,7 @@ FULL, NULL, RESEARCH = 0, 1, 2
 PUSHED, DONE, STOP = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def poll(st: np.ndarray, stop: np.ndarray, par: np.ndarray) -> bool:
     """Count a node; every CHECK_MASK + 1 nodes look at the stop flag and the node limit.
     True once the search is stopped."""
@@ -71,7 +71,7 @@ def poll(st: np.ndarray, stop: np.ndarray, par: np.ndarray) -> bool:
     return st[STOPPED] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(fu: np.ndarray, fv: np.ndarray, k: int, P_: np.uint64, O_: np.uint64, alpha: int,
          beta: int, depth: int, passed: int) -> None:
     """Set up frame k + 1: the position, its window, its depth, whether a pass led to it."""
@@ -83,14 +83,14 @@ def push(fu: np.ndarray, fv: np.ndarray, k: int, P_: np.uint64, O_: np.uint64, a
     fv[k + 1, PASSED] = passed
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_pass(fu: np.ndarray, fv: np.ndarray, k: int) -> None:
     """Frame k has no move but the opponent has: its child is the pass (same depth)."""
     fv[k, KIND] = PASS
     push(fu, fv, k, fu[k, O], fu[k, P], -fv[k, BETA], -fv[k, ALPHA], fv[k, DEPTH], 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def probe_bounds(keys: np.ndarray, data: np.ndarray, P_: np.uint64, O_: np.uint64, depth: int,
                  alpha: int, beta: int) -> tuple[bool, int, int, int, int]:
     """The table's word on (P, O) at ``depth``: (cut, value, alpha, beta, hash move).
@@ -114,7 +114,7 @@ def probe_bounds(keys: np.ndarray, data: np.ndarray, P_: np.uint64, O_: np.uint6
     return False, 0, alpha, beta, hash_move
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_move(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
               k: int) -> bool:
     """The next move of frame k into fv[k, SQUARE], fu[k, FLIPS]; False when none is left."""
@@ -137,7 +137,7 @@ def next_move(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, k: int,
             pvs: bool) -> bool:
     """Push frame k's next child, with a null window (PVS, once a move raised alpha in a
@@ -158,7 +158,7 @@ def advance(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, k:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def open_node(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, k: int,
               alpha: int, beta: int, inf: int, pvs: bool) -> None:
     """Frame k searches its moves within (alpha, beta): reset it and push its first child
@@ -172,7 +172,7 @@ def open_node(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, 
     advance(fu, fv, wsq, wfl, k, pvs)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def receive(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, k: int,
             v: int, pvs: bool) -> tuple[int, int]:
     """Frame k gets the value ``v`` of its child (from the child's side).
@@ -203,7 +203,7 @@ def receive(fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, k:
     return DONE, fv[k, BEST]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store_bound(fu: np.ndarray, fv: np.ndarray, k: int, v: int, inf: int, keys: np.ndarray,
                 data: np.ndarray) -> None:
     """Record frame k's fail-soft value in the table: a lower bound (fail high), the exact
