@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from gameopt.core import Limit, Progress, ProgressCallback
-from gameopt.core.files import atomic_write_bytes
+from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
@@ -271,10 +271,9 @@ def read_book(path: str | Path) -> Book:
         A missing or unreadable file, another format, or inconsistent arrays.
     """
     p = Path(path)
-    if not p.is_file():
-        raise InvalidInputError(f"{p}: no such file")
+    raw = read_bytes(p, "book file")
     try:
-        with np.load(p, allow_pickle=False) as z:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             P, O, moves, values = z["player"], z["opponent"], z["moves"], z["values"]  # noqa: E741
             meta = json.loads(str(z["meta"]))
     except (OSError, ValueError, KeyError) as e:
