@@ -23,11 +23,10 @@ import time
 import numpy as np
 
 from gameopt.core.table import format_table
-from gameopt.reversi._eval import HEURISTIC
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, make_openings, pattern_params, run_match
 from gameopt.reversi.patterns import stage_of
-from gameopt.reversi.search import SearchParams, evaluate, solve
+from gameopt.reversi.search import EvalKind, SearchParams, evaluate, solve
 from gameopt.reversi.train import generate
 from gameopt.reversi.weights import SHIPPED
 
@@ -43,7 +42,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=987654)
     args = ap.parse_args()
     learned = pattern_params(args.weights)
-    heuristic = SearchParams(eval_kind=HEURISTIC)
+    heuristic = SearchParams(eval_kind=EvalKind.HEURISTIC)
 
     # Part 1: accuracy on held-out positions with 20-24 empties, solved exactly
     data = generate(max(8, args.positions // 2), seed=args.seed, exact_empties=14, workers=1)

@@ -27,9 +27,8 @@ import sys
 from pathlib import Path
 
 from gameopt.core.table import format_table
-from gameopt.reversi._eval import HEURISTIC, PATTERN
 from gameopt.reversi.bench import parse_range, run_ffo
-from gameopt.reversi.search import SearchParams
+from gameopt.reversi.search import EvalKind, SearchParams
 
 
 def main() -> int:
@@ -54,7 +53,8 @@ def main() -> int:
     first, last = parse_range(args.range)
     if args.compare_eval:
         return compare_eval(folder, first, last)
-    params = SearchParams(eval_kind=HEURISTIC if args.eval == "heuristic" else PATTERN)
+    params = SearchParams(eval_kind=EvalKind.HEURISTIC if args.eval == "heuristic"
+                          else EvalKind.PATTERN)
 
     rows: list[list[object]] = []
     solved = []
@@ -64,18 +64,18 @@ def main() -> int:
             rows.append([f"#{n}", "-", "-", "-", "-", "-", "-", "-", "not run (budget)"])
             continue
         (row,) = run_ffo(folder, n, n, params)
-        spent += row.cpu_seconds
+        spent += row.seconds
         solved.append(row)
         r = row.result
         rows.append([f"#{n}", row.empties, str(r.move), f"{r.score:+d}",
                      "/".join(row.expected_moves) + f" {row.expected_score:+d}",
-                     f"{r.nodes:,}", f"{row.cpu_seconds:.2f}",
-                     f"{r.nodes / row.cpu_seconds / 1e6:.1f}M", "ok" if row.correct else "WRONG"])
+                     f"{r.nodes:,}", f"{row.seconds:.2f}",
+                     f"{r.nodes / row.seconds / 1e6:.1f}M", "ok" if row.correct else "WRONG"])
         print(" ".join(str(c) for c in rows[-1]), file=sys.stderr, flush=True)
     done = [w for w in solved if 40 <= w.number <= 49]
     if done:
         nodes = sum(w.result.nodes for w in done)
-        cpu = sum(w.cpu_seconds for w in done)
+        cpu = sum(w.seconds for w in done)
         rows.append([f"total #{done[0].number}-#{done[-1].number}", "", "", "", "",
                      f"{nodes:,}", f"{cpu:.2f}", f"{nodes / cpu / 1e6:.1f}M",
                      f"{sum(w.correct for w in done)}/{len(done)} ok"])
@@ -89,11 +89,11 @@ def main() -> int:
             (ab,) = run_ffo(folder, n, n, SearchParams(pvs=False, aspiration=False))
             (pv,) = run_ffo(folder, n, n, SearchParams(pvs=True, aspiration=False))
             rn = pv.result.nodes / ab.result.nodes
-            rt = pv.cpu_seconds / ab.cpu_seconds
+            rt = pv.seconds / ab.seconds
             ratios_n.append(rn)
             ratios_t.append(rt)
-            table.append([f"#{n}", f"{ab.result.nodes:,}", f"{ab.cpu_seconds:.2f}",
-                          f"{pv.result.nodes:,}", f"{pv.cpu_seconds:.2f}", f"{rn:.2f}",
+            table.append([f"#{n}", f"{ab.result.nodes:,}", f"{ab.seconds:.2f}",
+                          f"{pv.result.nodes:,}", f"{pv.seconds:.2f}", f"{rn:.2f}",
                           f"{rt:.2f}", "ok" if ab.correct and pv.correct else "WRONG"])
         table.append(["median", "", "", "", "", f"{statistics.median(ratios_n):.2f}",
                       f"{statistics.median(ratios_t):.2f}", ""])
@@ -104,7 +104,7 @@ def main() -> int:
 
 def compare_eval(folder: Path, first: int, last: int) -> int:
     """Part 3: heuristic [baseline] against learned evaluation, position by position."""
-    evals = (SearchParams(eval_kind=HEURISTIC), SearchParams(eval_kind=PATTERN))
+    evals = (SearchParams(eval_kind=EvalKind.HEURISTIC), SearchParams(eval_kind=EvalKind.PATTERN))
     for p in evals:  # compile the kernels first: the first row would pay for it
         run_ffo(folder, 1, 1, p)
     table = []
@@ -114,13 +114,13 @@ def compare_eval(folder: Path, first: int, last: int) -> int:
         pair = [run_ffo(folder, n, n, p)[0] for p in evals]
         for k, row in enumerate(pair):
             tot[k][0] += row.result.nodes
-            tot[k][1] += row.cpu_seconds
+            tot[k][1] += row.seconds
         ok += all(r.correct for r in pair)
         h, lrn = pair
-        table.append([f"#{n}", h.empties, f"{h.result.nodes:,}", f"{h.cpu_seconds:.2f}",
-                      f"{lrn.result.nodes:,}", f"{lrn.cpu_seconds:.2f}",
+        table.append([f"#{n}", h.empties, f"{h.result.nodes:,}", f"{h.seconds:.2f}",
+                      f"{lrn.result.nodes:,}", f"{lrn.seconds:.2f}",
                       f"{lrn.result.nodes / h.result.nodes:.2f}",
-                      f"{lrn.cpu_seconds / h.cpu_seconds:.2f}",
+                      f"{lrn.seconds / h.seconds:.2f}",
                       "ok" if all(r.correct for r in pair) else "WRONG"])
         print(" ".join(str(c) for c in table[-1]), file=sys.stderr, flush=True)
     table.append([f"total #{first}-#{last}", "", f"{tot[0][0]:,}", f"{tot[0][1]:.2f}",

@@ -15,12 +15,8 @@ import statistics
 import sys
 import time
 
-import numpy as np
-
 from gameopt.core.table import format_table
-from gameopt.reversi import reference
-from gameopt.reversi._bitboard import perft
-from gameopt.reversi.board import Board
+from gameopt.reversi import Board, perft, reference
 
 STANDARD = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
             1939886636, 18429641748]
@@ -33,14 +29,13 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
     b = Board.start()
-    P, O = np.uint64(b.player), np.uint64(b.opponent)
-    perft(P, O, 1, False)  # load the kernel
+    perft(b, 1)  # load the kernel
     rows = []
     for d in range(1, args.depth + 1):
         times = []
         for _ in range(args.repeats if d <= 11 else 1):
             t = time.perf_counter()
-            n = perft(P, O, d, False)
+            n = perft(b, d)
             times.append(time.perf_counter() - t)
         med = statistics.median(times)
         ref_rate = "-"

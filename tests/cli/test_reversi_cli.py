@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import shlex
 import sys
 from pathlib import Path
@@ -52,6 +53,9 @@ def test_bench_ffo_first_positions(reversi_data: Path,
     (["reversi", "solve", "f5d6c3c3"], "ply 4: c3 is illegal for white"),
     (["reversi", "analyse", "f5 zz"], "is not a move"),
     (["reversi", "perft", "99"], "perft depth 99"),
+    (["reversi", "solve", "f5d6", "--time-limit", "nan"], "--time-limit nan"),
+    (["reversi", "analyse", "f5d6", "--time-limit", "-1"], "--time-limit -1.0"),
+    (["reversi", "analyse", "f5d6", "--depth", "0"], "--depth 0"),
     (["reversi", "bench", "ffo", "--range", "50-40"], "--range '50-40'"),
     (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
@@ -133,3 +137,26 @@ def test_nboard_book_that_is_not_a_book(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["reversi", "nboard", "--book", str(junk)]) == 2
     err = capsys.readouterr().err
     assert "junk.npz: not a gameopt book" in err and err.count("\n") == 1
+
+
+def test_time_limit_names_its_clock(capsys: pytest.CaptureFixture[str]) -> None:
+    b = random_position(11, 40)
+    assert main(["reversi", "solve", str(b), "--time-limit", "0.3", "--clock", "cpu"]) == 1
+    assert "stopped by the time limit" in capsys.readouterr().err
+    assert main(["reversi", "analyse", str(b), "--depth", "60", "--time-limit", "0.3"]) == 0
+    assert "| wall s |" in capsys.readouterr().out
+    assert main(["reversi", "analyse", "f5d6", "--depth", "3", "--clock", "cpu"]) == 0
+    assert "| cpu s |" in capsys.readouterr().out
+
+
+def test_front_ends_import_no_private_reversi_module() -> None:
+    root = Path(__file__).resolve().parents[2]
+    files = [root / "src/gameopt/cli/reversi.py", root / "src/gameopt/cli/demo.py",
+             *sorted((root / "benchmarks").glob("bench_reversi_*.py"))]
+    assert len(files) >= 4
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            for name in names:
+                assert not name.startswith("gameopt.reversi._"), f"{f.name} imports {name}"

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gameopt.core import Limit
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import (
@@ -36,7 +37,9 @@ def test_symmetries_are_a_group_of_8_on_boards() -> None:
 
 
 def _value_after(board: Board, depth: int) -> float:
-    return float(-board.score()) if board.is_game_over() else -search(board, depth=depth).score
+    if board.is_game_over():
+        return float(-board.score())
+    return -search(board, Limit(depth=depth)).score
 
 
 def test_full_width_book_is_the_negamax_of_the_leaf_searches() -> None:

@@ -159,7 +159,7 @@ def test_obf_files(tmp_path: Path) -> None:
     path.write_text(f"{good}\n\n% fine so far\n{good[:66]}; A8:+2;\n")
     with pytest.raises(InvalidInputError, match=r"suite\.obf: line 4: move A8 is illegal"):
         read_obf(path)
-    with pytest.raises(InvalidInputError, match=r"missing\.obf: cannot read"):
+    with pytest.raises(InvalidInputError, match=r"missing\.obf: no such file"):
         read_obf(tmp_path / "missing.obf")
     with pytest.raises(InvalidInputError, match="does not exist"):
         write_obf(tmp_path / "no" / "x.obf", entries)
@@ -269,5 +269,5 @@ def test_ggf_game_after_the_end_and_value_errors(tmp_path: Path) -> None:
         GgfGame(Board.start(), (), {"pb": "x"})
     with pytest.raises(InvalidInputError, match=r"GgfGame: 'BO' is not a tag name"):
         GgfGame(Board.start(), (), {"BO": "x"})
-    with pytest.raises(InvalidInputError, match=r"nope\.ggf: cannot read"):
+    with pytest.raises(InvalidInputError, match=r"nope\.ggf: no such file"):
         read_ggf(tmp_path / "nope.ggf")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gameopt.core import Limit
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import (
@@ -28,7 +29,7 @@ def test_openings_are_distinct_legal_balanced_and_seeded(tmp_path: Path) -> None
                                                        max_abs=3.0)
     for op in ops:
         assert len(op) == 8
-        assert abs(search(Board.from_moves(op), depth=2).score) <= 3.0
+        assert abs(search(Board.from_moves(op), Limit(depth=2)).score) <= 3.0
     write_openings(tmp_path / "o.txt", ops)
     assert read_openings(tmp_path / "o.txt") == ops
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from gameopt.core import Limit
 from gameopt.reversi.board import Board, Move, parse_moves
 from gameopt.reversi.book import _PERMS, Book, canonical, read_book
 from gameopt.reversi.match import Player, play_game
@@ -166,7 +167,7 @@ def test_learn_adds_the_game_to_the_book_file_and_go_plays_from_it(tmp_path: Pat
 
 
 def test_go_follows_the_book_over_the_search() -> None:
-    searched = search(AFTER, depth=1).move
+    searched = search(AFTER, Limit(depth=1)).move
     other = next(m for m in AFTER.legal_moves() if m != searched)
     key, t = canonical(AFTER)  # book entries hold squares in the key's frame
     entry = {int(_PERMS[t][m.square]): (5.0 if m == other else -5.0)

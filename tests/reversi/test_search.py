@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gameopt.core import Limit, Outcome, Progress, StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.gametree.reference import alphabeta, negamax
 from gameopt.reversi import _endgame, _midgame, _tt
@@ -18,7 +19,7 @@ from gameopt.reversi.board import PASS, Board
 from gameopt.reversi.files import read_obf
 from gameopt.reversi.patterns import DEFAULT_SET
 from gameopt.reversi.reference import ReferenceState, negamax_exact
-from gameopt.reversi.search import SearchControl, SearchParams, search, solve
+from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weights
 from tests.reversi.positions import random_position
 
@@ -68,7 +69,7 @@ def test_midgame_values_equal_plain_negamax(seed: int) -> None:
         assert alphabeta(state, depth, -10**9, 10**9) == want
         for params in CONFIGS:
             assert _kernel_mid(b, depth, params) == want, (str(b), depth, params)
-        assert round(search(b, depth=depth, params=CONFIGS[-1]).score * 100) == want
+        assert round(search(b, Limit(depth=depth), params=CONFIGS[-1]).score * 100) == want
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -83,7 +84,7 @@ def test_default_search_is_negamax_over_the_shipped_weights(seed: int) -> None:
 
     b = random_position(500 + seed, 44 - 8 * seed)
     want = negamax(ReferenceState(b.player, b.opponent, 100, learned), 2)
-    assert round(search(b, depth=2).score * 100) == want
+    assert round(search(b, Limit(depth=2)).score * 100) == want
     with pytest.raises(InvalidInputError, match="eval_kind 2"):
         SearchParams(eval_kind=2)
 
@@ -91,8 +92,7 @@ def test_default_search_is_negamax_over_the_shipped_weights(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(10))
 def test_exact_values_equal_plain_negamax(seed: int) -> None:
     b = random_position(100 + seed, 7 + seed % 2)
-    want = negamax_exact(b.player, b.opponent)
-    assert negamax(ReferenceState(b.player, b.opponent), None) == want
+    want = negamax_exact(b.player, b.opponent)  # gametree.negamax over the plain rules
     for params in CONFIGS:
         assert _kernel_end(b, params) == want, (str(b), params)
     assert solve(b).score == want
@@ -122,8 +122,8 @@ def test_aspiration_widens_to_the_exact_value_from_any_guess(seed: int) -> None:
     want = alphabeta(ReferenceState(b.player, b.opponent), None, -65, 65)
     order = [m.square for m in b.legal_moves()]
     for guess in (-64, -40, want - 6, want - 2, want, want + 2, want + 10, 64):
-        run = search_mod._Run(SearchParams(), None, None, None)
-        r = search_mod._solve_with(run, b, order, 0.0, -64, 64, guess)
+        run = search_mod._Run(SearchParams(), Limit(), None)
+        r = search_mod._solve_with(run, b, order, -64, 64, guess)
         assert r.score == want and r.exact, (guess, r)
         assert r.pv[0] == r.move and r.move in b.legal_moves()
     # through solve (the root search guesses from 12 empties up): the same value as the
@@ -166,7 +166,7 @@ def test_solve_pv_plays_out_to_the_score() -> None:
 
 def test_search_at_full_depth_is_exact() -> None:
     b = random_position(500, 8)
-    r = search(b, depth=12)
+    r = search(b, Limit(depth=12))
     assert r.exact and r.score == negamax_exact(b.player, b.opponent)
 
 
@@ -183,22 +183,44 @@ def test_pass_and_game_over() -> None:
 
 def test_node_limit_and_stop() -> None:
     b = random_position(600, 30)
-    r = solve(b, nodes=10_000)
-    assert r.stopped and not r.exact
-    control = SearchControl()
-    threading.Timer(0.2, control.stop).start()
-    r = search(b, depth=40, control=control)
+    r = solve(b, Limit(nodes=10_000))
+    assert r.stopped and not r.exact and not r.proven and r.bound is None
+    flag = StopFlag()
+    threading.Timer(0.2, flag.set).start()
+    r = search(b, Limit(depth=40, stop=flag))
     assert r.stopped and r.move in b.legal_moves()
-    r = search(b, time=0.3)
-    assert r.stopped and r.depth >= 1
+    r = search(b, Limit(time=0.3))
+    assert r.stopped and r.depth >= 1 and r.clock == "wall"
+    r = search(b, Limit(time=0.3, clock="cpu"))
+    assert r.stopped and r.clock == "cpu" and r.seconds < 1.5
+
+
+def test_progress_and_result_shape() -> None:
+    b = random_position(601, 16)
+    seen: list[Progress] = []
+    r = solve(b, progress=seen.append)
+    assert r.proven and r.bound == r.score and r.stats["nodes"] == r.nodes
+    assert isinstance(r, Outcome)
+    assert [p.task for p in seen] and {p.task for p in seen} == {"solve"}
+    assert seen[-1].done <= seen[-1].total == len(b.legal_moves())
+    seen.clear()
+    r = search(b, Limit(depth=4), progress=seen.append)
+    assert [p.done for p in seen] == [1, 2, 3, 4] and seen[-1].best == r.score
+    assert not r.proven and r.bound is None
+
+
+def test_eval_kind_names() -> None:
+    assert SearchParams(eval_kind=0).eval_kind is EvalKind.HEURISTIC
+    assert SearchParams().eval_kind is EvalKind.PATTERN
+    assert EvalKind.PATTERN == PATTERN and EvalKind.HEURISTIC == HEURISTIC
 
 
 def test_bad_limits() -> None:
     b = Board.start()
     with pytest.raises(InvalidInputError, match="depth 0"):
-        search(b, depth=0)
+        search(b, Limit(depth=0))
     with pytest.raises(InvalidInputError, match="time limit -1"):
-        search(b, time=-1)
+        search(b, Limit(time=-1))
     with pytest.raises(InvalidInputError, match="end_sort_height 9"):
         SearchParams(end_sort_height=9)
     with pytest.raises(InvalidInputError, match="etc -1: expected 0..64"):

@@ -83,15 +83,12 @@ def _go() -> bool:
 def _reversi(seed: int) -> bool:
     import random
 
-    import numpy as np
-
-    from gameopt.reversi._bitboard import perft
-    from gameopt.reversi.board import Board
-    from gameopt.reversi.search import search, solve
+    from gameopt.core import Limit
+    from gameopt.reversi import Board, perft, search, solve
 
     print("\n## Othello: perft, an exact endgame solve and a midgame search")
     start = Board.start()
-    leaves = perft(np.uint64(start.player), np.uint64(start.opponent), 9, False)
+    leaves = perft(start, 9)
     print(f"perft(9) from the start = {leaves:,} (standard: 3,005,288)")
     rng = random.Random(seed)
     b = start
@@ -106,7 +103,7 @@ def _reversi(seed: int) -> bool:
     print(f"exact: {r.move} scores {int(r.score):+d} for "
           f"{'black' if b.side == 'X' else 'white'} ({r.nodes:,} nodes, {r.seconds:.2f} s); "
           f"PV {r.pv_string()}")
-    m = search(Board.from_moves("f5d6c3d3c4"), depth=10)
+    m = search(Board.from_moves("f5d6c3d3c4"), Limit(depth=10))
     print(f"after f5d6c3d3c4, depth {m.depth}: {m.move} {m.score:+.2f} discs, PV "
           f"{m.pv_string()} ({m.nodes:,} nodes, {m.seconds:.2f} s)")
     return leaves == 3005288 and r.exact

@@ -13,6 +13,7 @@ from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from gameopt.core import Limit
     from gameopt.reversi.bench import BenchRow
     from gameopt.reversi.board import Board
     from gameopt.reversi.search import SearchResult
@@ -47,13 +48,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("position", nargs="?", default=None,
                    help="board string (64 squares X/O/- then the side) or a move list")
     s.add_argument("--obf", default=None, metavar="FILE", help="solve every position of FILE")
-    s.add_argument("--time-limit", type=float, default=None, metavar="S")
+    _limit_flags(s)
     s.set_defaults(func=cmd_solve)
 
     s = ss.add_parser("analyse", help="iterative-deepening search to a depth")
     s.add_argument("position", help="board string or move list")
     s.add_argument("--depth", type=int, default=12, metavar="D")
-    s.add_argument("--time-limit", type=float, default=None, metavar="S")
+    _limit_flags(s)
     s.set_defaults(func=cmd_analyse)
 
     s = ss.add_parser("openings", help="make balanced openings (random plies scored near 0)")
@@ -100,6 +101,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--width", type=float, default=1.0, metavar="DISCS",
                    help="expand moves within this many discs of the best")
     b.add_argument("-o", "--output", required=True, metavar="FILE")
+    b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     b.set_defaults(func=cmd_book_build)
     b = bs.add_parser("show", help="the book's moves and values for a position")
     b.add_argument("position", nargs="?", default="", help="board string or move list")
@@ -137,6 +139,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="damping of the least squares (pulls weights toward 0)")
     f.add_argument("--iters", type=int, default=300, help="LSQR iterations per stage")
     f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
+    f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
 
@@ -158,6 +161,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.set_defaults(func=cmd_bench)
 
 
+def _limit_flags(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="seconds on --clock (default: none)")
+    s.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                   help="the clock of --time-limit and of the seconds shown (default wall)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress display")
+
+
+def _limit(args: argparse.Namespace, depth: int | None = None) -> Limit:
+    from gameopt.core import Limit, check_count, check_seconds
+
+    return Limit(time=check_seconds(args.time_limit, "--time-limit"), clock=args.clock,
+                 depth=check_count(depth, "--depth", maximum=60))
+
+
 def _position(text: str, where: str = "position") -> Board:
     """A board string (65 non-blank characters) or a move list from the start."""
     from gameopt.reversi.board import Board
@@ -169,23 +187,25 @@ def _position(text: str, where: str = "position") -> Board:
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
-    import numpy as np
-
-    from gameopt.reversi._bitboard import perft
-    from gameopt.reversi.board import Board
+    from gameopt.reversi import Board, perft
 
     if not 0 <= args.depth <= 20:
         raise InvalidInputError(f"perft depth {args.depth}: expected 0..20")
     b = _position(args.position) if args.position else Board.start()
-    perft(np.uint64(b.player), np.uint64(b.opponent), 1, False)  # load the kernel first
+    perft(b, 1)  # load the kernel first
     rows = []
     for d in range(1, args.depth + 1):
         t = time.perf_counter()
-        n = perft(np.uint64(b.player), np.uint64(b.opponent), d, False)
+        n = perft(b, d)
         dt = time.perf_counter() - t
         rows.append([d, f"{n:,}", f"{dt:.3f}", f"{n / dt / 1e6:.1f}" if dt > 0 else "-"])
     print(format_table(["depth", "leaves", "seconds", "M leaves/s"], rows))
     return 0
+
+
+def _headers(first: str, results: list[tuple[str, SearchResult]]) -> list[str]:
+    clock = results[0][1].clock if results else "wall"
+    return [first, "move", "score", "nodes", f"{clock} s", "nodes/s", "PV"]
 
 
 def _result_rows(results: list[tuple[str, SearchResult]]) -> list[list[object]]:
@@ -198,6 +218,7 @@ def _result_rows(results: list[tuple[str, SearchResult]]) -> list[list[object]]:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
     from gameopt.reversi.files import read_obf
     from gameopt.reversi.search import solve
 
@@ -207,25 +228,28 @@ def cmd_solve(args: argparse.Namespace) -> int:
         entries = [(f"line {e.line}", e.board) for e in read_obf(Path(args.obf))]
     else:
         entries = [("position", _position(args.position))]
+    limit = _limit(args)
     results = []
     for name, board in entries:
-        r = solve(board, time=args.time_limit)
+        r = solve(board, limit, progress=progress_for(args.quiet))
         if r.stopped:
-            print(f"{name}: stopped by the time limit after {r.nodes:,} nodes", file=sys.stderr)
+            print(f"{name}: stopped by the time limit after {r.nodes:,} nodes, "
+                  f"{r.seconds:.2f} s {r.clock}", file=sys.stderr)
             return 1
         results.append((name, r))
-    print(format_table(["position", "move", "score", "nodes", "seconds", "nodes/s", "PV"],
-                       _result_rows(results)))
+    print(format_table(_headers("position", results), _result_rows(results)))
     return 0
 
 
 def cmd_analyse(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
     from gameopt.reversi.search import search
 
     board = _position(args.position)
+    limit = _limit(args, args.depth)
     print(board.draw(board.moves_bitboard()))
-    r = search(board, depth=args.depth, time=args.time_limit)
-    print(format_table(["depth", "move", "score", "nodes", "seconds", "nodes/s", "PV"],
+    r = search(board, limit, progress=progress_for(args.quiet))
+    print(format_table(_headers("depth", [("", r)]),
                        [[r.depth] + row[1:] for row in _result_rows([("", r)])]))
     return 0
 
@@ -240,17 +264,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     def show(row: BenchRow) -> None:
         r = row.result
-        print(f"#{row.number} {r.move} {r.score:+d} {r.nodes:,} nodes {row.cpu_seconds:.2f} s "
+        print(f"#{row.number} {r.move} {r.score:+d} {r.nodes:,} nodes {row.seconds:.2f} s "
               f"{'ok' if row.correct else 'WRONG'}", file=sys.stderr)
 
     rows = run_ffo(data, first, last, params, on_row=show)
     table = [[f"#{w.number}", w.empties, str(w.result.move),
               f"{w.result.score:+d}", "/".join(w.expected_moves) + f" {w.expected_score:+d}",
-              f"{w.result.nodes:,}", f"{w.cpu_seconds:.2f}",
-              f"{w.result.nodes / max(w.cpu_seconds, 1e-9) / 1e6:.1f}M",
+              f"{w.result.nodes:,}", f"{w.seconds:.2f}",
+              f"{w.result.nodes / max(w.seconds, 1e-9) / 1e6:.1f}M",
               "ok" if w.correct else "WRONG"] for w in rows]
     nodes = sum(w.result.nodes for w in rows)
-    cpu = sum(w.cpu_seconds for w in rows)
+    cpu = sum(w.seconds for w in rows)
     table.append(["total", "", "", "", "", f"{nodes:,}", f"{cpu:.2f}",
                   f"{nodes / max(cpu, 1e-9) / 1e6:.1f}M",
                   f"{sum(w.correct for w in rows)}/{len(rows)}"])
@@ -323,18 +347,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_book_build(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
     from gameopt.reversi.book import build_book, write_book
 
-    last = [0.0]
-
-    def progress(n: int) -> None:
-        now = time.monotonic()
-        if now - last[0] >= 1.0:
-            last[0] = now
-            print(f"[book] {n} positions", file=sys.stderr, flush=True)
-
     t = time.perf_counter()
-    book = build_book(args.depth, args.eval_depth, args.width, progress=progress)
+    book = build_book(args.depth, args.eval_depth, args.width,
+                      progress=progress_for(args.quiet))
     write_book(args.output, book)
     print(f"wrote {args.output}: {len(book)} positions (depth {args.depth}, eval depth "
           f"{args.eval_depth}, width {args.width:g}) in {time.perf_counter() - t:.1f} s")
@@ -392,6 +410,7 @@ def cmd_train_label(args: argparse.Namespace) -> int:
 def cmd_train_fit(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from gameopt.cli.common import progress_for
     from gameopt.reversi.train import TrainData, fit, read_data, write_weights
 
     parts = [read_data(f) for f in args.data]
@@ -405,7 +424,8 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                      np.concatenate([d.target for d in parts]), np.concatenate(games),
                      {"sources": [d.meta for d in parts]})
     t = time.perf_counter()
-    w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed)
+    w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed,
+                 progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]

@@ -1,7 +1,25 @@
-"""Othello: bitboard kernels, board and notations, search and the exact endgame solver."""
+"""Othello: bitboard kernels, board and notations, search and the exact endgame solver.
 
-from gameopt.reversi.board import BLACK, PASS, WHITE, Board, Move
-from gameopt.reversi.search import SearchControl, SearchParams, SearchResult, search, solve
+Entry points: :class:`Board` and :class:`Move` (the game), :func:`perft` (move-tree
+leaves), :func:`search` (iterative-deepening PVS) and :func:`solve` (exact endgame), both
+under a :class:`gameopt.core.Limit` and returning a :class:`SearchResult`;
+:class:`SearchParams` and :class:`EvalKind` (the evaluations), :func:`evaluate`;
+:func:`build_book` (opening book) and :func:`read_obf` (positions with their scores).
+Match play and the NBoard protocol are add-ons in ``match``, ``external`` and ``nboard``:
+this package never imports them.
+"""
 
-__all__ = ["Board", "Move", "PASS", "BLACK", "WHITE", "search", "solve", "SearchParams",
-           "SearchResult", "SearchControl"]
+from gameopt.reversi.board import BLACK, PASS, WHITE, Board, Move, perft
+from gameopt.reversi.book import build_book
+from gameopt.reversi.files import read_obf
+from gameopt.reversi.search import (
+    EvalKind,
+    SearchParams,
+    SearchResult,
+    evaluate,
+    search,
+    solve,
+)
+
+__all__ = ["Board", "Move", "PASS", "BLACK", "WHITE", "perft", "search", "solve", "evaluate",
+           "EvalKind", "SearchParams", "SearchResult", "build_book", "read_obf"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.reversi import _stack as sk
 from gameopt.reversi._bitboard import (
     CORNERS,
     U0,
@@ -33,7 +34,6 @@ from gameopt.reversi._bitboard import (
 )
 from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi._params import (
-    CHECK_MASK,
     END_EVAL_W,
     END_HEURISTIC1,
     END_SEARCH,
@@ -41,21 +41,18 @@ from gameopt.reversi._params import (
     END_SORT_HEIGHT,
     ETC,
     EVAL_KIND,
-    NODE_LIMIT,
     NODES,
     PVS,
     STABILITY,
-    STOPPED,
     USE_TT,
 )
-from gameopt.reversi._tt import DEPTH, LOWER, MOVE, UPPER, probe, store
+from gameopt.reversi._stack import BIT
+from gameopt.reversi._tt import DEPTH, UPPER, probe
 
-__all__ = ["solve_root", "search", "final_score", "solve4"]
+__all__ = ["search", "final_score", "solve4"]
 
 INF = 127
-#: 1 << s for every square, and the squares around s (a move on s flips nothing unless one
-#: of them holds an opponent disc).
-BIT = np.array([1 << s for s in range(64)], dtype=np.uint64)
+#: the squares around s (a move on s flips nothing unless one of them holds an opponent disc)
 
 
 def _neighbours() -> np.ndarray:
@@ -236,7 +233,7 @@ def _shallow_node(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndar
     """Alpha-beta with quadrant-parity order; ``child`` searches the next level down.
 
     Inlined into :func:`shallow5` .. :func:`shallow8` (one function per number of empties,
-    so there is no recursion; see the notes above :func:`search`). A pass swaps the sides
+    so there is no recursion; see :mod:`gameopt.reversi._stack`). A pass swaps the sides
     in a loop.
     """
     sign = 1
@@ -311,8 +308,8 @@ def _mobility_weighted(P: np.uint64, O: np.uint64) -> int:
 def _minimax_ply(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray, child) -> int:
     """One ply of plain minimax by the evaluation, in centi-discs for P; ``child`` values
     the positions one ply down (the evaluation itself at the last ply). Inlined into
-    :func:`_reply_value` .. :func:`_reply_value3` (no recursion, see the notes above
-    :func:`search`)."""
+    :func:`_reply_value` .. :func:`_reply_value3` (no recursion, see
+    :mod:`gameopt.reversi._stack`)."""
     moves = get_moves(P, O)
     if moves == U0:
         if get_moves(O, P) == U0:
@@ -417,52 +414,55 @@ def _etc(P: np.uint64, O: np.uint64, moves: np.uint64, beta: int, empties: int,
 
 
 # ---------------------------------------------------------------------------------------
-# The search above 4 empties, written as a loop over an explicit stack.
-#
-# numba cannot load a self-recursive function from its cache (numba issue #6061: the cached
-# object code keeps an unresolved pointer and segfaults), and compiling this module afresh
-# takes ~15 s, so the recursion is unrolled by hand. Frame ``k`` of the stack holds one
-# node; its invariants:
-#   fP[k], fO[k]      the position (side to move first);
-#   fal[k], fbe[k]    the window after narrowing by the transposition table (alpha, beta);
-#   fa[k]             the running alpha (max of fal[k] and the best value so far);
-#   fbest[k], fbm[k]  the best value and move so far (-INF, -1 before any child returns);
-#   fkind[k]          DEEP (hash, ordering, PVS), SHALLOW (parity order) or PASS;
-#   fi[k], fn[k]      next index into the ordered moves wsq[k], wfl[k] and their number
-#                     (DEEP); frest[k, 0..1] the moves left in odd / even quadrants (SHALLOW);
-#   fphase[k]         how the child being searched was called: FULL window, NULL window
-#                     or RESEARCH after a null-window fail high;
-#   fs[k], ff[k]      that child's move and flips; fpv[k] 1 once a move raised alpha.
-# Frame k + 1 is the child of frame k; a value returned to frame k is from the child's side.
+# Above ``par[END_SORT_HEIGHT]`` empties: the explicit-stack search of
+# :func:`gameopt.reversi._stack.walk` (shared with the midgame search), the depth of a frame
+# being its number of empty squares; below, :func:`shallow` (no hashing, parity order).
 # ---------------------------------------------------------------------------------------
-DEEP, SHALLOW, PASS = 0, 1, 2
-FULL, NULL, RESEARCH = 0, 1, 2
-MAX_PLY = 96
 
 
-@njit(cache=True)
-def _next_child(k: int, fP: np.ndarray, fO: np.ndarray, fkind: np.ndarray, fi: np.ndarray,
-                fn: np.ndarray, frest: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
-                fs: np.ndarray, ff: np.ndarray) -> bool:
-    """Pick the next move of frame k into fs[k], ff[k]; False when none is left."""
-    if fkind[k] == DEEP:
-        i = fi[k]
-        if i >= fn[k]:
-            return False
-        fs[k] = wsq[k, i]
-        ff[k] = wfl[k, i]
-        fi[k] = i + 1
-        return True
-    for part in range(2):
-        rest = frest[k, part]
-        if rest:
-            b = rest & (~rest + U1)
-            frest[k, part] = rest ^ b
-            s = square_of(b)
-            fs[k] = s
-            ff[k] = flips(fP[k], fO[k], s)
-            return True
-    return False
+@njit(cache=True, inline="always")
+def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+           wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+           keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    """Enter frame k: :func:`shallow` at ``par[END_SORT_HEIGHT]`` empties and below; else
+    the end of the game, the stability cutoff, the table, the enhanced transposition cutoff,
+    then the moves in fastest-first order after the hash move."""
+    P = fu[k, sk.P]
+    O = fu[k, sk.O]
+    alpha = fv[k, sk.ALPHA]
+    beta = fv[k, sk.BETA]
+    n = popcount(~(P | O))
+    if n <= par[END_SORT_HEIGHT]:
+        return sk.DONE, shallow(P, O, alpha, beta, st)
+    if sk.poll(st, stop, par):
+        return sk.STOP, 0
+    moves = get_moves(P, O)
+    if moves == U0:
+        if fv[k, sk.PASSED] or get_moves(O, P) == U0:
+            return sk.DONE, final_score(P, O)
+        sk.push_pass(fu, fv, k)
+        return sk.PUSHED, 0
+    # stability cutoff: P scores at most 64 - 2 * (O's stable discs)
+    if par[STABILITY] != 0 and alpha >= 64 - 2 * popcount(O):
+        top = 64 - 2 * popcount(stable_discs(O, P))
+        if top <= alpha:
+            return sk.DONE, top
+        if top < beta:
+            beta = top
+    hash_move = -1
+    if par[USE_TT] != 0:
+        cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, n, alpha, beta)
+        if cut:
+            return sk.DONE, v
+        if par[ETC] > 0 and n >= par[ETC]:
+            v = _etc(P, O, moves, beta, n, keys, data)
+            if v > -INF:
+                return sk.DONE, v
+    fv[k, sk.KIND] = sk.SORTED
+    fv[k, sk.COUNT] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k], n, par, w)
+    fv[k, sk.NEXT] = 0
+    sk.open_node(fu, fv, wsq, wfl, k, alpha, beta, INF, par[PVS] != 0)
+    return sk.PUSHED, 0
 
 
 @njit(cache=True, nogil=True)
@@ -476,239 +476,7 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
     else plain alpha-beta). At that height and below down to 5 empties: alpha-beta with
     quadrant-parity order. 4 empties and fewer: :func:`solve4` and below.
     """
-    if popcount(~(P | O)) <= par[END_SORT_HEIGHT]:
+    n = popcount(~(P | O))
+    if n <= par[END_SORT_HEIGHT]:
         return shallow(P, O, alpha, beta, st)
-    fP = np.empty(MAX_PLY, dtype=np.uint64)
-    fO = np.empty(MAX_PLY, dtype=np.uint64)
-    fal = np.empty(MAX_PLY, dtype=np.int64)
-    fbe = np.empty(MAX_PLY, dtype=np.int64)
-    fa = np.empty(MAX_PLY, dtype=np.int64)
-    fbest = np.empty(MAX_PLY, dtype=np.int64)
-    fbm = np.empty(MAX_PLY, dtype=np.int64)
-    fkind = np.empty(MAX_PLY, dtype=np.int64)
-    fi = np.empty(MAX_PLY, dtype=np.int64)
-    fn = np.empty(MAX_PLY, dtype=np.int64)
-    frest = np.empty((MAX_PLY, 2), dtype=np.uint64)
-    fphase = np.empty(MAX_PLY, dtype=np.int64)
-    fs = np.empty(MAX_PLY, dtype=np.int64)
-    ff = np.empty(MAX_PLY, dtype=np.uint64)
-    fpv = np.empty(MAX_PLY, dtype=np.int64)
-    fpassed = np.empty(MAX_PLY, dtype=np.int64)
-    wsq = np.empty((MAX_PLY, 32), dtype=np.int64)
-    wfl = np.empty((MAX_PLY, 32), dtype=np.uint64)
-    wkey = np.empty((MAX_PLY, 32), dtype=np.int64)
-    sort_height = par[END_SORT_HEIGHT]
-    pvs = par[PVS] != 0
-    use_tt = par[USE_TT] != 0
-    stability = par[STABILITY] != 0
-    etc_from = par[ETC]
-
-    k = 0
-    fP[0] = P
-    fO[0] = O
-    fal[0] = alpha
-    fbe[0] = beta
-    fpassed[0] = 0
-    entering = True
-    v = 0
-    while True:
-        if entering:
-            # ---- enter frame k: return at once (v, entering=False) or push its first child
-            P = fP[k]
-            O = fO[k]
-            alpha = fal[k]
-            beta = fbe[k]
-            n = popcount(~(P | O))
-            entering = False
-            if n <= sort_height:
-                v = shallow(P, O, alpha, beta, st)
-            else:
-                st[NODES] += 1
-                if n > sort_height and (st[NODES] & CHECK_MASK) == 0:
-                    if stop[0] != 0 or (par[NODE_LIMIT] > 0 and st[NODES] >= par[NODE_LIMIT]):
-                        st[STOPPED] = 1
-                if st[STOPPED]:
-                    return 0
-                moves = get_moves(P, O)
-                done = False
-                if moves == U0:
-                    if fpassed[k] or get_moves(O, P) == U0:
-                        v = final_score(P, O)
-                        done = True
-                    else:  # pass: the child is the same discs, other side to move
-                        fkind[k] = PASS
-                        fP[k + 1] = O
-                        fO[k + 1] = P
-                        fal[k + 1] = -beta
-                        fbe[k + 1] = -alpha
-                        fpassed[k + 1] = 1
-                        k += 1
-                        entering = True
-                        continue
-                elif n > sort_height:
-                    # stability cutoff: P scores at most 64 - 2 * (O's stable discs)
-                    if stability and alpha >= 64 - 2 * popcount(O):
-                        top = 64 - 2 * popcount(stable_discs(O, P))
-                        if top <= alpha:
-                            v = top
-                            done = True
-                        elif top < beta:
-                            beta = top
-                    hash_move = -1
-                    if use_tt and not done:
-                        slot = probe(keys, P, O)
-                        if slot >= 0:
-                            hash_move = data[slot, MOVE]
-                            if data[slot, DEPTH] == n:
-                                lo = data[slot, LOWER]
-                                hi = data[slot, UPPER]
-                                if hi <= alpha:
-                                    v = hi
-                                    done = True
-                                elif lo >= beta:
-                                    v = lo
-                                    done = True
-                                elif lo == hi:
-                                    v = lo
-                                    done = True
-                                else:
-                                    alpha = max(alpha, lo)
-                                    beta = min(beta, hi)
-                    if use_tt and not done and etc_from > 0 and n >= etc_from:
-                        v = _etc(P, O, moves, beta, n, keys, data)
-                        done = v > -INF
-                    if not done:
-                        fkind[k] = DEEP
-                        fn[k] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k], n,
-                                       par, w)
-                        fi[k] = 0
-                else:
-                    fkind[k] = SHALLOW
-                    odd = _odd_quadrants(~(P | O))
-                    frest[k, 0] = moves & odd
-                    frest[k, 1] = moves & ~odd
-                if not done:
-                    fal[k] = alpha
-                    fbe[k] = beta
-                    fa[k] = alpha
-                    fbest[k] = -INF
-                    fbm[k] = -1
-                    fpv[k] = 0
-                    _next_child(k, fP, fO, fkind, fi, fn, frest, wsq, wfl, fs, ff)
-                    fphase[k] = FULL
-                    f = ff[k]
-                    fP[k + 1] = O ^ f
-                    fO[k + 1] = P | f | BIT[fs[k]]
-                    fal[k + 1] = -beta
-                    fbe[k + 1] = -alpha
-                    fpassed[k + 1] = 0
-                    k += 1
-                    entering = True
-                    continue
-            # frame k returns v
-            if k == 0:
-                return v
-            k -= 1
-            continue
-        # ---- frame k receives v from its child (from the child's side)
-        if st[STOPPED]:
-            return 0
-        v = -v
-        if fkind[k] == PASS:
-            if k == 0:
-                return v
-            k -= 1
-            continue
-        beta = fbe[k]
-        a = fa[k]
-        if fphase[k] == NULL and a < v < beta:
-            fphase[k] = RESEARCH  # the null window failed high: search again, wide
-            fal[k + 1] = -beta
-            fbe[k + 1] = -v
-            fpassed[k + 1] = 0
-            k += 1
-            entering = True
-            continue
-        finished = False
-        if v > fbest[k]:
-            fbest[k] = v
-            fbm[k] = fs[k]
-            if v >= beta:
-                finished = True
-            elif v > a:
-                a = v
-                fa[k] = v
-                fpv[k] = 1
-        if not finished and _next_child(k, fP, fO, fkind, fi, fn, frest, wsq, wfl, fs, ff):
-            P = fP[k]
-            f = ff[k]
-            fP[k + 1] = fO[k] ^ f
-            fO[k + 1] = P | f | BIT[fs[k]]
-            fpassed[k + 1] = 0
-            if pvs and fpv[k] and fkind[k] == DEEP:
-                fphase[k] = NULL
-                fal[k + 1] = -a - 1
-                fbe[k + 1] = -a
-            else:
-                fphase[k] = FULL
-                fal[k + 1] = -beta
-                fbe[k + 1] = -a
-            k += 1
-            entering = True
-            continue
-        # frame k is done
-        v = fbest[k]
-        if fkind[k] == DEEP and use_tt:
-            P = fP[k]
-            O = fO[k]
-            n = popcount(~(P | O))
-            if v >= beta:
-                store(keys, data, P, O, n, v, INF, fbm[k])
-            elif v > fal[k]:
-                store(keys, data, P, O, n, v, v, fbm[k])
-            else:
-                store(keys, data, P, O, n, -INF, v, fbm[k])
-        if k == 0:
-            return v
-        k -= 1
-
-
-@njit(cache=True, nogil=True)
-def solve_root(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
-               stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
-               data: np.ndarray,
-               order: np.ndarray, scores: np.ndarray) -> int:
-    """Search the root moves in the given ``order`` (squares, -1 ends the list).
-
-    ``scores[i]`` receives each move's fail-soft value (with PVS, a bound for all but the
-    best). Returns the best score; 0 with ``st[STOPPED]`` set if the search was stopped.
-    """
-    best = -INF
-    a = alpha
-    found_pv = False
-    pvs = par[PVS] != 0
-    st[NODES] += 1
-    for i in range(order.shape[0]):
-        s = order[i]
-        if s < 0:
-            break
-        f = flips(P, O, s)
-        np_ = O ^ f
-        no = P | f | BIT[s]
-        if pvs and found_pv:
-            v = -search(np_, no, -a - 1, -a, st, stop, par, w, keys, data)
-            if a < v < beta and not st[STOPPED]:
-                v = -search(np_, no, -beta, -v, st, stop, par, w, keys, data)
-        else:
-            v = -search(np_, no, -beta, -a, st, stop, par, w, keys, data)
-        if st[STOPPED]:
-            return 0
-        scores[i] = v
-        if v > best:
-            best = v
-            if v >= beta:
-                break
-            if v > a:
-                a = v
-                found_pv = True
-    return best
+    return sk.walk(P, O, n, alpha, beta, st, stop, par, w, keys, data, _enter, INF)

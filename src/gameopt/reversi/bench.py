@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from gameopt.core import Limit, ProgressCallback
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.files import ObfEntry, read_obf
 from gameopt.reversi.search import SearchParams, SearchResult, solve
@@ -48,12 +48,22 @@ def ffo_positions(data_dir: Path, first: int, last: int) -> Iterator[tuple[int, 
 
 @dataclass(frozen=True)
 class BenchRow:
+    """One FFO position solved: the result (its ``seconds`` on the CPU clock, kernel load
+    excluded) and what the file expects."""
+
     number: int
     empties: int
     result: SearchResult
-    cpu_seconds: float
     expected_score: int | None
     expected_moves: tuple[str, ...]
+
+    @property
+    def seconds(self) -> float:
+        return self.result.seconds
+
+    @property
+    def clock(self) -> str:
+        return self.result.clock
 
     @property
     def correct(self) -> bool:
@@ -62,14 +72,16 @@ class BenchRow:
 
 
 def run_ffo(data_dir: Path, first: int, last: int, params: SearchParams | None = None,
-            on_row: Callable[[BenchRow], None] | None = None) -> list[BenchRow]:
-    """Solve FFO ``first..last`` with ``params``; CPU seconds measured per position."""
+            on_row: Callable[[BenchRow], None] | None = None,
+            progress: ProgressCallback | None = None) -> list[BenchRow]:
+    """Solve FFO ``first..last`` with ``params``; CPU seconds measured per position.
+
+    ``progress`` is passed to each :func:`~gameopt.reversi.search.solve` (root moves).
+    """
     rows = []
     for number, entry in ffo_positions(data_dir, first, last):
-        t = time.process_time()
-        r = solve(entry.board, params=params)
-        cpu = time.process_time() - t
-        row = BenchRow(number, entry.board.empties, r, cpu, entry.best_score,
+        r = solve(entry.board, Limit(clock="cpu"), params=params, progress=progress)
+        row = BenchRow(number, entry.board.empties, r, entry.best_score,
                        tuple(str(m).lower() for m in entry.best_moves))
         rows.append(row)
         if on_row:

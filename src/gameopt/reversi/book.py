@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from gameopt.core.files import atomic_write_bytes
+from gameopt.core import Limit, Progress, ProgressCallback
+from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
@@ -100,7 +101,7 @@ class Book:
 
 def build_book(depth: int = 6, eval_depth: int = 4, width: float = 1.0,
                start: Board | None = None,
-               progress: Callable[[int], None] | None = None) -> Book:
+               progress: ProgressCallback | None = None) -> Book:
     """Negamax-backed book to ``depth`` plies (see the module notes).
 
     Raises
@@ -127,11 +128,11 @@ def _value_after(board: Board, eval_depth: int) -> float:
     """Value for the side that just moved into ``board``."""
     if board.is_game_over():
         return float(-board.score())
-    return -search(board, depth=eval_depth).score
+    return -search(board, Limit(depth=eval_depth)).score
 
 
 def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, width: float,
-            progress: Callable[[int], None] | None) -> float:
+            progress: ProgressCallback | None) -> float:
     """Value of ``board`` for its side to move, adding it (and below) to the book."""
     moves = board.legal_moves()
     if not moves:
@@ -151,7 +152,7 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
                                    progress)
     book.entries[key] = {int(perm[m.square]): v for m, v in vals.items()}
     if progress is not None:
-        progress(len(book.entries))
+        progress(Progress("book", len(book.entries), None, None, {"ply": ply}))
     return max(vals.values())
 
 
@@ -270,10 +271,9 @@ def read_book(path: str | Path) -> Book:
         A missing or unreadable file, another format, or inconsistent arrays.
     """
     p = Path(path)
-    if not p.is_file():
-        raise InvalidInputError(f"{p}: no such file")
+    raw = read_bytes(p, "book file")
     try:
-        with np.load(p, allow_pickle=False) as z:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             P, O, moves, values = z["player"], z["opponent"], z["moves"], z["values"]  # noqa: E741
             meta = json.loads(str(z["meta"]))
     except (OSError, ValueError, KeyError) as e:

@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
-from gameopt.core.files import atomic_write_text
+from gameopt.core.files import atomic_write_text, read_text
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import BLACK, Board, Move
 
@@ -42,13 +42,6 @@ __all__ = [
 ]
 
 _SCORE = re.compile(r"[+-]?\d+")
-
-
-def _read_text(path: str | Path) -> str:
-    try:  # Path.read_text: universal newlines, so CRLF files read as LF
-        return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidInputError(f"{path}: cannot read ({e})") from None
 
 
 def _board(text: str, where: str) -> Board:
@@ -186,7 +179,7 @@ def read_obf(path: str | Path) -> list[ObfEntry]:
     the file and line number). O(lines): one legal-move generation per line.
     """
     entries = []
-    for n, text in enumerate(_read_text(path).splitlines(), 1):
+    for n, text in enumerate(read_text(path, "OBF file").splitlines(), 1):
         stripped = text.strip()
         if stripped and stripped[0] not in "%#":
             entries.append(parse_obf_line(stripped, str(path), n))
@@ -434,7 +427,7 @@ def format_ggf(game: GgfGame) -> str:
 
 def read_ggf(path: str | Path) -> list[GgfGame]:
     """Every game of a GGF file; errors name the file, game, line and move number."""
-    return parse_ggf(_read_text(path), str(path))
+    return parse_ggf(read_text(path, "GGF file"), str(path))
 
 
 def write_ggf(path: str | Path, games: Iterable[GgfGame]) -> None:

@@ -1,6 +1,6 @@
 """Engine matches: balanced openings, paired games, Elo with an interval and a test.
 
-An evaluation (or any engine setting) is judged the way the seed does it: from many
+An evaluation (or any engine setting) is judged as engine testers do: from many
 openings, each played twice with the colours swapped, so an opening's bias cancels; the
 difference is then tested for significance. Games run on local processes or a Dask
 cluster (:func:`gameopt.core.parallel.parallel_map`).
@@ -42,16 +42,16 @@ from typing import Protocol
 
 import numpy as np
 
-from gameopt.core.files import atomic_write_text
+from gameopt.core import Limit
+from gameopt.core.files import atomic_write_text, read_text
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
-from gameopt.reversi._eval import HEURISTIC, PATTERN
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book
 from gameopt.reversi.external import ExternalPlayer
-from gameopt.reversi.search import SearchParams, search, solve
+from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
            "play_game", "run_match", "make_openings", "read_openings", "write_openings",
@@ -126,7 +126,7 @@ class Player:
             r = solve(board, params=params)
             note = f"exact {r.score:+.0f}"
         else:
-            r = search(board, depth=self.depth, params=params)
+            r = search(board, Limit(depth=self.depth), params=params)
             note = f"eval {r.score:+.2f} at depth {r.depth}"
         assert r.move is not None
         return r.move, note
@@ -146,7 +146,8 @@ class Player:
             key, _, value = part.partition("=")
             if key == "eval" and value:
                 eval_file = None if value == "heuristic" else value
-                params = SearchParams(eval_kind=HEURISTIC if value == "heuristic" else PATTERN)
+                params = SearchParams(eval_kind=EvalKind.HEURISTIC if value == "heuristic"
+                                      else EvalKind.PATTERN)
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
@@ -179,7 +180,7 @@ def pattern_params(path: str) -> SearchParams:
     from gameopt.reversi.weights import read_weights
 
     w, _ = read_weights(path)
-    return SearchParams(eval_kind=PATTERN, weights=DEFAULT_SET.expand(w))
+    return SearchParams(eval_kind=EvalKind.PATTERN, weights=DEFAULT_SET.expand(w))
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,7 @@ def make_openings(count: int, plies: int = 8, *, seed: int | None = 0, depth: in
         else:
             if text in found:
                 continue
-            if abs(search(board, depth=depth).score) <= max_abs:
+            if abs(search(board, Limit(depth=depth)).score) <= max_abs:
                 found[text] = None
     if len(found) < count:
         raise InvalidInputError(f"openings: only {len(found)} of {count} found in {tries} "
@@ -375,10 +376,8 @@ def read_openings(path: str | Path) -> list[str]:
         A missing file, or a line with an illegal move (naming the line, ply and move).
     """
     p = Path(path)
-    if not p.is_file():
-        raise InvalidInputError(f"{p}: no such file")
     out = []
-    for no, line in enumerate(p.read_text().splitlines(), 1):
+    for no, line in enumerate(read_text(p, "openings file").splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue

@@ -2,7 +2,7 @@
 
 One command per line on stdin, answers on stdout (each line flushed). Searches run on a
 worker thread so that ``ping`` can stop them: the kernels release the GIL and watch a stop
-flag (:class:`~gameopt.reversi.search.SearchControl`).
+flag (a :class:`gameopt.core.StopFlag` in the searches' :class:`~gameopt.core.Limit`).
 
 Commands handled (anything else is ignored, as the protocol asks):
 
@@ -45,11 +45,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from gameopt.core import Limit, StopFlag
 from gameopt.errors import GameoptError
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
-from gameopt.reversi.search import SearchControl, SearchResult, search, solve
+from gameopt.reversi.search import SearchResult, search, solve
 
 __all__ = ["NBoardEngine", "run"]
 
@@ -86,7 +87,7 @@ class NBoardEngine:
         self.depth = 8
         self.contempt = 0.0
         self.version = 0
-        self._control = SearchControl()
+        self._stop = StopFlag()
         self._worker: threading.Thread | None = None
         self._cancelled = False
 
@@ -178,11 +179,11 @@ class NBoardEngine:
 
     def _analyse(self, board: Board, depth: int) -> SearchResult:
         if board.empties <= self.end_depth():
-            return solve(board, control=self._control)
-        return search(board, depth=max(1, depth), control=self._control)
+            return solve(board, Limit(stop=self._stop))
+        return search(board, Limit(depth=max(1, depth), stop=self._stop))
 
     def _start(self, job: Callable[[], None]) -> None:
-        self._control.reset()
+        self._stop.clear()
         self._cancelled = False
         self._worker = threading.Thread(target=self._guard(job), daemon=True)
         self._worker.start()
@@ -202,7 +203,7 @@ class NBoardEngine:
             return
         with self._lock:
             self._cancelled = True
-        self._control.stop()
+        self._stop.set()
         w.join()
         self._worker = None
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from gameopt.gametree import negamax
+
 __all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact", "ReferenceState"]
 
 DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
@@ -65,22 +67,20 @@ def final_score(P: int, O: int) -> int:
     return 0
 
 
-def negamax_exact(P: int, O: int, passed: bool = False) -> int:
-    """Exact final disc difference for P with perfect play (full tree, no pruning)."""
-    moves = legal_moves(P, O)
-    if not moves:
-        if passed:
-            return final_score(P, O)
-        return -negamax_exact(O, P, True)
-    best = -65
-    for s in moves:
-        f = flipped(P, O, s)
-        best = max(best, -negamax_exact(O ^ f, P | f | (1 << s)))
-    return best
+def negamax_exact(P: int, O: int) -> int:
+    """Exact final disc difference for P with perfect play (full tree, no pruning).
+
+    :func:`gameopt.gametree.negamax` over :class:`ReferenceState` to the end of the game:
+    the generic reference search over these plain rules.
+    """
+    return negamax(ReferenceState(P, O), None)
 
 
 class ReferenceState:
-    """An Othello position for :mod:`gameopt.gametree.reference` (pure Python rules).
+    """An Othello position as a :class:`gameopt.gametree.GameState` (pure Python rules).
+
+    The numba searches are tested against :func:`gameopt.gametree.negamax` and
+    :func:`gameopt.gametree.alphabeta` over this state.
 
     A pass is move 64 and uses no ply of depth, as in the numba search; ``scale`` multiplies
     final disc differences (100 for midgame centi-discs); ``evaluate`` is the evaluation
@@ -113,3 +113,4 @@ class ReferenceState:
         if self._evaluate is None:
             raise ValueError("ReferenceState: no evaluation given for a depth-limited search")
         return self._evaluate(self.P, self.O)
+

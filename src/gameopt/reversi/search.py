@@ -3,8 +3,10 @@
 :func:`search` runs iterative deepening (depth 1, 2, ... as Thell's spot) of fail-soft
 PVS with the bound-range transposition table; :func:`solve` computes the exact final disc
 difference. Both return a :class:`SearchResult` with the move, score, principal variation,
-nodes and time. Depth, node and time limits; :class:`SearchControl` stops a search cleanly
-from another thread (the kernels release the GIL and look at its flag every 4096 nodes).
+nodes and time. Both take a :class:`gameopt.core.Limit` (depth, time on a named clock,
+nodes, an external stop flag) and report progress through a callback; the kernels release
+the GIL and look at the limit's stop flag every 4096 nodes (a watchdog sets it at the
+deadline).
 
 References
 ----------
@@ -15,33 +17,55 @@ Edax 4 (R. Delorme): the special solvers for the last empties, the stability cut
 
 from __future__ import annotations
 
-import threading
-import time as _time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
+from gameopt.core import Limit, Progress, ProgressCallback
 from gameopt.errors import InvalidInputError
-from gameopt.reversi import _endgame, _midgame, _tt
+from gameopt.reversi import _endgame, _eval, _midgame, _tt
 from gameopt.reversi import _params as pp
-from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, PATTERN
+from gameopt.reversi._bitboard import flips
+from gameopt.reversi._eval import HEURISTIC_WEIGHTS
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.weights import shipped_kernel_weights
 
-__all__ = ["SearchParams", "SearchResult", "SearchControl", "search", "solve", "evaluate"]
+__all__ = ["EvalKind", "SearchParams", "SearchResult", "search", "solve", "evaluate"]
+
+
+class EvalKind(IntEnum):
+    """The static evaluations the search kernels know (the kernels take the int value).
+
+    HEURISTIC is the hand-set evaluation (mobility, potential mobility, corners, X- and
+    C-squares, stable discs, discs); PATTERN the trained pattern evaluation of
+    :mod:`gameopt.reversi.patterns` (after Buro, "Experiments with Multi-ProbCut and a New
+    High-Quality Evaluation Function for Othello").
+    """
+
+    HEURISTIC = _eval.HEURISTIC
+    PATTERN = _eval.PATTERN
+
+
+def flipped(P: int, O: int, s: int) -> int:
+    """The discs P flips by playing on s (the kernel's answer as a Python int)."""
+    return int(flips(np.uint64(P), np.uint64(O), s))
 
 
 @dataclass(frozen=True)
 class SearchParams:
-    """Search switches and sizes (defaults: the seed's heights, PVS and hashing on).
+    """Search switches and sizes (defaults: the heights of Thell's spot notes, PVS and hashing
+    on).
 
     Parameters
     ----------
     sort_height : int
         Midgame: no ordering, hashing or PVS this many plies from the horizon and below
-        (the seed's 3).
+        (spot's 3).
     end_sort_height : int
-        Exact solver: the same in empty squares (the seed's 7), at most 8.
+        Exact solver: the same in empty squares (spot's 7), at most 8.
     pvs : bool
         Principal variation search above those heights (else plain alpha-beta).
     use_tt : bool
@@ -50,9 +74,9 @@ class SearchParams:
         The stability cutoff of the exact solver.
     tt_bits : int
         The table has 2**tt_bits slots of 24 bytes (20: 24 MB).
-    eval_kind : int
-        The evaluation: 1 (default) the trained pattern evaluation, 0 the hand-set
-        heuristic (:mod:`gameopt.reversi._eval`).
+    eval_kind : EvalKind
+        The evaluation: ``EvalKind.PATTERN`` (default) the trained pattern evaluation,
+        ``EvalKind.HEURISTIC`` the hand-set heuristic (an int 0/1 is accepted).
     weights : numpy.ndarray or None
         int32 weights of that evaluation (None: the shipped trained weights for the
         pattern evaluation, :mod:`gameopt.reversi.weights`; the hand-set ones for the
@@ -65,7 +89,7 @@ class SearchParams:
     end_eval_weight : int or None
         Weight of that value in the order key: ``end_eval_weight / 256`` per centi-disc,
         where one more opponent move weighs 16 (None: 64 for the heuristic, 16 for the
-        trained evaluation, whose values spread wider; measured on FFO #41-#47).
+        trained evaluation, whose values spread wider; see ``benchmarks/``).
     etc : int
         Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
         before any child is searched) from this many empties (0: off).
@@ -75,8 +99,8 @@ class SearchParams:
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
-        ``eval_kind`` (FFO #43, #45, #46, #48 with the trained evaluation: 12 % more
-        nodes, 36 % less CPU time).
+        ``eval_kind`` (with the trained evaluation: a few more nodes, much less time; the
+        figures are in the README).
     """
 
     sort_height: int = 3
@@ -85,7 +109,7 @@ class SearchParams:
     use_tt: bool = True
     stability: bool = True
     tt_bits: int = 20
-    eval_kind: int = PATTERN
+    eval_kind: EvalKind = EvalKind.PATTERN
     weights: np.ndarray | None = field(default=None, compare=False)
     end_search: int = 12
     end_search3: int = 20
@@ -99,9 +123,10 @@ class SearchParams:
             raise InvalidInputError(f"sort_height {self.sort_height}: expected 0..60")
         if not 4 <= self.end_sort_height <= 8:
             raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..8")
-        if self.eval_kind not in (HEURISTIC, PATTERN):
-            raise InvalidInputError(f"eval_kind {self.eval_kind}: expected {HEURISTIC} "
-                                    f"(heuristic) or {PATTERN} (patterns)")
+        if self.eval_kind not in (0, 1) or isinstance(self.eval_kind, bool):
+            raise InvalidInputError(f"eval_kind {self.eval_kind!r}: expected "
+                                    "EvalKind.HEURISTIC (0) or EvalKind.PATTERN (1)")
+        object.__setattr__(self, "eval_kind", EvalKind(self.eval_kind))
         for name in ("end_search", "end_search3", "etc"):
             if not 0 <= getattr(self, name) <= 64:
                 raise InvalidInputError(f"{name} {getattr(self, name)}: expected 0..64 empties")
@@ -117,12 +142,12 @@ class SearchParams:
         par[pp.PVS] = int(self.pvs)
         par[pp.USE_TT] = int(self.use_tt)
         par[pp.NODE_LIMIT] = node_limit
-        par[pp.EVAL_KIND] = self.eval_kind
+        par[pp.EVAL_KIND] = int(self.eval_kind)
         par[pp.STABILITY] = int(self.stability)
         par[pp.END_SEARCH] = self.end_search
         par[pp.END_SEARCH3] = self.end_search3
         par[pp.END_EVAL_W] = (self.end_eval_weight if self.end_eval_weight is not None
-                              else 16 if self.eval_kind == PATTERN else 64)
+                              else 16 if self.eval_kind == EvalKind.PATTERN else 64)
         par[pp.ETC] = self.etc
         par[pp.END_HEURISTIC1] = int(self.end_heuristic1)
         return par
@@ -130,18 +155,39 @@ class SearchParams:
     def weight_array(self) -> np.ndarray:
         if self.weights is not None:
             return np.ascontiguousarray(self.weights, dtype=np.int32)
-        if self.eval_kind == PATTERN:
+        if self.eval_kind == EvalKind.PATTERN:
             return shipped_kernel_weights()
         return HEURISTIC_WEIGHTS
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """What a search found.
+    """What a search found (a :class:`gameopt.core.Outcome`).
 
-    ``score`` is in discs for the side to move: exact when ``exact`` (an int), else the
-    evaluation at ``depth`` plies. ``move`` is None when the game is over. ``stopped`` says a
-    limit cut the last iteration short (the result is then the last completed one).
+    Attributes
+    ----------
+    move : Move or None
+        The best move; None when the game is over.
+    score : float
+        In discs for the side to move: the exact final disc difference when ``exact`` (an
+        int), else the evaluation at ``depth`` plies.
+    exact : bool
+        The score is the proven game value (an exact solve finished).
+    depth : int
+        Plies of the last completed iteration (the number of empties when exact).
+    pv : tuple of Move
+        Principal variation, starting with ``move``.
+    nodes : int
+        Positions visited.
+    seconds : float
+        Time the search took on ``clock`` (kernel compile and load time excluded).
+    stopped : bool
+        A limit cut the last iteration short; the result is the last completed one.
+    clock : str
+        ``"cpu"`` or ``"wall"``: the clock of the :class:`~gameopt.core.Limit`.
+    bound : float or None
+        What an exact solve proved: the score inside the window, else an upper bound
+        (fail low) or a lower bound (fail high) on the game value; None for a midgame search.
     """
 
     move: Move | None
@@ -152,6 +198,18 @@ class SearchResult:
     nodes: int
     seconds: float
     stopped: bool = False
+    clock: str = "wall"
+    bound: float | None = None
+
+    @property
+    def proven(self) -> bool:
+        """The score is proven: an exact solve finished."""
+        return self.exact
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        return {"nodes": self.nodes, "depth": self.depth, "stopped": self.stopped,
+                "nodes_per_second": self.nodes_per_second}
 
     @property
     def nodes_per_second(self) -> float:
@@ -161,88 +219,126 @@ class SearchResult:
         return " ".join(str(m) for m in self.pv)
 
 
-class SearchControl:
-    """A stop switch shared with running kernels: ``stop()`` may be called from any thread."""
+_loaded: set[tuple[str, bool]] = set()
 
-    def __init__(self) -> None:
-        self.flag = np.zeros(1, dtype=np.uint8)
 
-    def stop(self) -> None:
-        self.flag[0] = 1
-
-    def reset(self) -> None:
-        self.flag[0] = 0
-
-    @property
-    def stopped(self) -> bool:
-        return bool(self.flag[0])
+def _load_kernels(w: np.ndarray) -> None:
+    """Compile or load the search kernels for weights like ``w`` (numba compiles one
+    version per array type: dtype, writable or not), once per process, before any clock
+    starts: the times reported are the search's, not numba's."""
+    kind = (str(w.dtype), bool(w.flags.writeable))
+    if kind in _loaded:
+        return
+    keys, data = _tt.new_table(4)
+    st = np.zeros(pp.N_ST, dtype=np.int64)
+    par = SearchParams(eval_kind=EvalKind.HEURISTIC).array()
+    flag = np.zeros(1, dtype=np.uint8)
+    b = Board.start()
+    _midgame.search(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
+                    st, flag, par, w, keys, data)
+    full = np.uint64((1 << 64) - 1)  # no empty square: compiled whole, solved at once
+    _endgame.search(full, np.uint64(0), -64, 64, st, flag, par, w, keys, data)
+    _loaded.add(kind)
 
 
 class _Run:
-    """One search's arrays, limits and timer."""
+    """One search's arrays, stop rule and progress report."""
 
-    def __init__(self, params: SearchParams, time_limit: float | None, node_limit: int | None,
-                 control: SearchControl | None) -> None:
-        if time_limit is not None and time_limit <= 0:
-            raise InvalidInputError(f"time limit {time_limit}: expected > 0 seconds")
-        if node_limit is not None and node_limit <= 0:
-            raise InvalidInputError(f"node limit {node_limit}: expected > 0")
+    def __init__(self, params: SearchParams, limit: Limit,
+                 progress: ProgressCallback | None) -> None:
         self.params = params
-        self.control = control or SearchControl()
+        self.progress = progress
         self.st = np.zeros(pp.N_ST, dtype=np.int64)
-        self.par = params.array(node_limit or 0)
+        self.par = params.array(limit.nodes or 0)
         self.w = params.weight_array()
+        _load_kernels(self.w)
         self.keys, self.data = _tt.new_table(params.tt_bits)
-        self.start = _time.perf_counter()
-        self.timer: threading.Timer | None = None
-        if time_limit is not None:
-            self.timer = threading.Timer(time_limit, self.control.stop)
-            self.timer.daemon = True
-            self.timer.start()
-
-    def close(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
+        self.rule = limit.start()
+        self.flag = self.rule.flag.array
 
     @property
     def stopped(self) -> bool:
         return bool(self.st[pp.STOPPED])
 
-    def elapsed(self) -> float:
-        return _time.perf_counter() - self.start
+    @property
+    def nodes(self) -> int:
+        return int(self.st[pp.NODES])
 
-    def mid_root(self, board: Board, depth: int, order: list[int]) -> tuple[int, np.ndarray]:
-        o = np.array(order + [-1], dtype=np.int64)
-        scores = np.full(len(o), -_midgame.INF, dtype=np.int64)
-        v = _midgame.search_root(np.uint64(board.player), np.uint64(board.opponent), depth,
-                                 -_midgame.INF, _midgame.INF, self.st, self.control.flag,
-                                 self.par, self.w, self.keys, self.data, o, scores)
-        return int(v), scores
+    def elapsed(self) -> float:
+        return self.rule.elapsed()
+
+    def result(self, move: Move | None, score: float, exact: bool, depth: int,
+               pv: tuple[Move, ...], stopped: bool = False,
+               bound: float | None = None) -> SearchResult:
+        return SearchResult(move, score, exact, depth, pv, self.nodes, self.elapsed(), stopped,
+                            self.rule.clock, bound)
+
+    def mid_value(self, P: int, O: int, depth: int, alpha: int, beta: int) -> int:
+        return int(_midgame.search(np.uint64(P), np.uint64(O), depth, alpha, beta, self.st,
+                                   self.flag, self.par, self.w, self.keys, self.data))
 
     def end_value(self, P: int, O: int, alpha: int, beta: int) -> int:
         return int(_endgame.search(np.uint64(P), np.uint64(O), alpha, beta, self.st,
-                                   self.control.flag, self.par, self.w, self.keys, self.data))
+                                   self.flag, self.par, self.w, self.keys, self.data))
+
+    def root(self, board: Board, order: list[int], alpha: int, beta: int, inf: int,
+             child: Callable[[int, int, int, int], int],
+             report: Callable[[int, int], None] | None = None) -> tuple[int, np.ndarray]:
+        """Search the root moves in ``order`` (squares) within (alpha, beta), PVS or not.
+
+        ``child(P, O, alpha, beta)`` values a child for its side to move. Returns the best
+        value and each move's value (with PVS a bound for all but the best; -inf for moves
+        not searched after a cutoff); 0 with :attr:`stopped` if the search was stopped.
+        ``report(moves done, best so far)`` is called after each root move.
+        """
+        scores = np.full(len(order), -inf, dtype=np.int64)
+        best, a, found_pv = -inf, alpha, False
+        pvs = self.params.pvs
+        self.st[pp.NODES] += 1
+        P, O = board.player, board.opponent
+        for i, s in enumerate(order):
+            f = flipped(P, O, s)
+            cp, co = O ^ f, P | f | (1 << s)
+            if pvs and found_pv:
+                v = -child(cp, co, -a - 1, -a)
+                if a < v < beta and not self.stopped:
+                    v = -child(cp, co, -beta, -v)
+            else:
+                v = -child(cp, co, -beta, -a)
+            if self.stopped:
+                return 0, scores
+            scores[i] = v
+            if v > best:
+                best = v
+            if report is not None:
+                report(i + 1, best)
+            if v >= beta:
+                break
+            if v > a:
+                a, found_pv = v, True
+        return best, scores
+
+    def mid_root(self, board: Board, depth: int, order: list[int]) -> tuple[int, np.ndarray]:
+        return self.root(board, order, -_midgame.INF, _midgame.INF, _midgame.INF,
+                         lambda P, O, al, be: self.mid_value(P, O, depth - 1, al, be))
 
     def end_root(self, board: Board, order: list[int], alpha: int, beta: int
                  ) -> tuple[int, np.ndarray]:
-        o = np.array(order + [-1], dtype=np.int64)
-        scores = np.full(len(o), -_endgame.INF, dtype=np.int64)
-        v = _endgame.solve_root(np.uint64(board.player), np.uint64(board.opponent), alpha, beta,
-                                self.st, self.control.flag, self.par, self.w, self.keys,
-                                self.data, o, scores)
-        return int(v), scores
+        report = None
+        if self.progress is not None:
+            progress = self.progress
+
+            def report(done: int, best: int) -> None:
+                progress(Progress("solve", done, len(order), float(best),
+                                  {"nodes": self.nodes, "window": (alpha, beta)}))
+        return self.root(board, order, alpha, beta, _endgame.INF, self.end_value, report)
 
 
 def evaluate(board: Board, params: SearchParams | None = None) -> float:
     """Static evaluation of the position for the side to move, in discs."""
-    from gameopt.reversi._eval import evaluate as _ev
     p = params or SearchParams()
-    return _ev(np.uint64(board.player), np.uint64(board.opponent), p.eval_kind,
-               p.weight_array()) / 100.0
-
-
-def _game_over(board: Board, start: float) -> SearchResult:
-    return SearchResult(None, board.score(), True, 0, (), 0, _time.perf_counter() - start)
+    return _eval.evaluate(np.uint64(board.player), np.uint64(board.opponent), int(p.eval_kind),
+                          p.weight_array()) / 100.0
 
 
 def _rank(order: list[int], scores: np.ndarray) -> list[int]:
@@ -251,40 +347,60 @@ def _rank(order: list[int], scores: np.ndarray) -> list[int]:
     return [order[i] for i in idx]
 
 
-def search(board: Board, depth: int | None = None, time: float | None = None,
-           nodes: int | None = None, params: SearchParams | None = None,
-           control: SearchControl | None = None) -> SearchResult:
-    """Iterative-deepening PVS to ``depth`` plies (or until ``time`` s / ``nodes``).
+def _passed(sub: SearchResult) -> SearchResult:
+    """The result at a position whose only move is a pass, from the one after it."""
+    bound = None if sub.bound is None else -sub.bound
+    return SearchResult(PASS, -sub.score, sub.exact, sub.depth, (PASS,) + sub.pv, sub.nodes,
+                        sub.seconds, sub.stopped, sub.clock, bound)
+
+
+def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
+           progress: ProgressCallback | None = None) -> SearchResult:
+    """Iterative-deepening PVS to ``limit.depth`` plies, within the limit's time and nodes.
 
     When the depth reaches the number of empty squares the search finishes with the exact
-    solver (the result is then ``exact``). Without any limit the depth is 10.
+    solver (the result is then ``exact``). Without a depth, time or node limit the depth is
+    10. A time limit (on the limit's clock) or the limit's stop flag ends the search at the
+    next look at the flag (every 4096 nodes); the result is the last completed iteration.
+
+    Parameters
+    ----------
+    board : Board
+        The position.
+    limit : Limit or None
+        ``depth`` (plies), ``time`` on ``clock``, ``nodes``, ``stop`` (a
+        :class:`~gameopt.core.StopFlag` another thread may set).
+    params : SearchParams or None
+        Search switches (default :class:`SearchParams`).
+    progress : ProgressCallback or None
+        Called after each completed iteration with ``Progress("search", depth, max depth,
+        score, {"move", "nodes"})``.
 
     Raises
     ------
     InvalidInputError
-        A limit that is not positive.
+        A depth below 1 (the other limits are checked by :class:`~gameopt.core.Limit`).
     """
+    limit = limit or Limit()
     params = params or SearchParams()
+    depth = limit.depth
     if depth is not None and depth < 1:
         raise InvalidInputError(f"depth {depth}: expected >= 1")
-    if depth is None and time is None and nodes is None:
+    if depth is None and limit.time is None and limit.nodes is None:
         depth = 10
-    start = _time.perf_counter()
     moves = board.legal_moves()
-    if not moves:
-        return _game_over(board, start)
-    if moves == [PASS]:
-        sub = search(board.play(PASS), depth, time, nodes, params, control)
-        return SearchResult(PASS, -sub.score, sub.exact, sub.depth, (PASS,) + sub.pv,
-                            sub.nodes, _time.perf_counter() - start, sub.stopped)
-    run = _Run(params, time, nodes, control)
-    try:
+    if not moves or moves == [PASS]:
+        if not moves:
+            return _game_over(board, limit)
+        return _passed(search(board.play(PASS), limit, params, progress))
+    run = _Run(params, limit, progress)
+    with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
         max_depth = depth if depth is not None else 60
         for d in range(1, max_depth + 1):
             if d >= board.empties:
-                res = _solve_with(run, board, order, start)
+                res = _solve_with(run, board, order)
                 if not res.stopped or best is None:
                     best = res
                 break
@@ -294,16 +410,19 @@ def search(board: Board, depth: int | None = None, time: float | None = None,
             order = _rank(order, scores)
             first = Move(order[0])
             pv = (first,) + _pv_from_table(run, board.play(first), d - 1)
-            best = SearchResult(first, v / 100.0, False, d, pv, int(run.st[pp.NODES]),
-                                run.elapsed())
-        assert best is not None or run.stopped
+            best = run.result(first, v / 100.0, False, d, pv)
+            if progress is not None:
+                progress(Progress("search", d, depth, best.score,
+                                  {"move": str(first), "nodes": run.nodes}))
         if best is None:  # stopped inside depth 1: any legal move
-            best = SearchResult(Move(order[0]), 0.0, False, 0, (Move(order[0]),),
-                                int(run.st[pp.NODES]), run.elapsed(), True)
-        return SearchResult(best.move, best.score, best.exact, best.depth, best.pv,
-                            int(run.st[pp.NODES]), run.elapsed(), run.stopped)
-    finally:
-        run.close()
+            return run.result(Move(order[0]), 0.0, False, 0, (Move(order[0]),), True)
+        return run.result(best.move, best.score, best.exact, best.depth, best.pv, run.stopped,
+                          best.bound)
+
+
+def _game_over(board: Board, limit: Limit) -> SearchResult:
+    return SearchResult(None, board.score(), True, 0, (), 0, 0.0, clock=limit.clock,
+                        bound=board.score())
 
 
 def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
@@ -328,32 +447,45 @@ def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
     return tuple(pv)
 
 
-def solve(board: Board, time: float | None = None, nodes: int | None = None,
-          params: SearchParams | None = None, control: SearchControl | None = None,
-          alpha: int = -64, beta: int = 64) -> SearchResult:
+def solve(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
+          progress: ProgressCallback | None = None, alpha: int = -64,
+          beta: int = 64) -> SearchResult:
     """Exact final disc difference with perfect play, the best move and a principal variation.
 
     Root moves are ordered by a shallow midgame search, then solved by PVS with the
     window (alpha, beta) (default the full -64..64: the score is exact).
 
+    Parameters
+    ----------
+    board : Board
+        The position.
+    limit : Limit or None
+        ``time`` on ``clock``, ``nodes``, ``stop``; a solve that hits one returns
+        ``stopped`` and not ``exact`` (``depth`` is ignored).
+    params : SearchParams or None
+        Search switches.
+    progress : ProgressCallback or None
+        Called after each root move is solved with ``Progress("solve", moves done, root
+        moves, best so far, {"nodes", "window"})`` (again for each aspiration window).
+    alpha, beta : int
+        The window; outside it the result's ``bound`` is a bound on the game value.
+
     Raises
     ------
     InvalidInputError
-        A bad limit or window.
+        A bad window (the limits are checked by :class:`~gameopt.core.Limit`).
     """
     if not -64 <= alpha < beta <= 64:
         raise InvalidInputError(f"window ({alpha}, {beta}): expected -64 <= alpha < beta <= 64")
+    limit = limit or Limit()
     params = params or SearchParams()
-    start = _time.perf_counter()
     moves = board.legal_moves()
     if not moves:
-        return _game_over(board, start)
+        return _game_over(board, limit)
     if moves == [PASS]:
-        sub = solve(board.play(PASS), time, nodes, params, control, -beta, -alpha)
-        return SearchResult(PASS, -sub.score, True, sub.depth, (PASS,) + sub.pv, sub.nodes,
-                            _time.perf_counter() - start, sub.stopped)
-    run = _Run(params, time, nodes, control)
-    try:
+        return _passed(solve(board.play(PASS), limit, params, progress, -beta, -alpha))
+    run = _Run(params, limit, progress)
+    with run.rule.watch():
         order = [m.square for m in moves]
         shallow = min(board.empties - 10, 6)
         guess = None
@@ -361,13 +493,11 @@ def solve(board: Board, time: float | None = None, nodes: int | None = None,
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
-        return _solve_with(run, board, order, start, alpha, beta,
+        return _solve_with(run, board, order, alpha, beta,
                            guess if params.aspiration else None)
-    finally:
-        run.close()
 
 
-def _solve_with(run: _Run, board: Board, order: list[int], start: float, alpha: int = -64,
+def _solve_with(run: _Run, board: Board, order: list[int], alpha: int = -64,
                 beta: int = 64, guess: int | None = None) -> SearchResult:
     """Solve within (alpha, beta): at once, or from the window (guess - 1, guess + 1).
 
@@ -382,8 +512,7 @@ def _solve_with(run: _Run, board: Board, order: list[int], start: float, alpha: 
     while True:
         v, scores = run.end_root(board, order, lo, hi)
         if run.stopped:
-            return SearchResult(Move(order[0]), 0.0, False, 0, (), int(run.st[pp.NODES]),
-                                run.elapsed(), True)
+            return run.result(Move(order[0]), 0.0, False, 0, (), True)
         if v <= lo and lo > alpha:      # fail low: the score is at most v
             hi, lo = v + 1, max(alpha, v - step)
         elif v >= hi and hi < beta:     # fail high: at least v
@@ -397,8 +526,7 @@ def _solve_with(run: _Run, board: Board, order: list[int], start: float, alpha: 
     best = [order[i] for i in range(len(order)) if scores[i] == v]
     move = Move(best[0]) if best else Move(order[0])
     pv = _exact_pv(run, board.play(move), -v) if alpha < v < beta else ()
-    return SearchResult(move, v, True, board.empties, (move,) + pv, int(run.st[pp.NODES]),
-                        run.elapsed())
+    return run.result(move, v, True, board.empties, (move,) + pv, bound=float(v))
 
 
 def _exact_pv(run: _Run, board: Board, value: int) -> tuple[Move, ...]:

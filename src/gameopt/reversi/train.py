@@ -25,9 +25,8 @@ Fitting (:func:`fit`). Per stage, damped sparse least squares (LSQR) from all-ze
 weights; the damping pulls toward 0, so configurations never seen stay at 0. Besides the
 pattern tables, each stage weighs the heuristic's terms (:data:`patterns.TERMS`). A
 position with ``ply = 60 - empties`` trains stage ``ply // 4`` and, at the edge of it, the
-neighbouring stage (6 plies per stage in all, as the seed does, so values change
-smoothly). Games are split into training and validation sets; per-stage errors of both
-are returned.
+neighbouring stage (6 plies per stage in all, so values change smoothly). Games are split
+into training and validation sets; per-stage errors of both are returned.
 
 Weights (:func:`write_weights` / :func:`read_weights`): ``.npz`` with ``weights``
 (float32, 15 × stage_size, discs), and ``meta`` (format ``gameopt-patterns-2``, the
@@ -52,12 +51,13 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from gameopt.core import Limit
 from gameopt.core.files import atomic_write_bytes
 from gameopt.core.parallel import parallel_map
-from gameopt.core.progress import ProgressCallback
+from gameopt.core.progress import Progress, ProgressCallback
 from gameopt.errors import InvalidInputError
 from gameopt.reversi._bitboard import popcount as _popc
-from gameopt.reversi._eval import PATTERN, config_index, terms
+from gameopt.reversi._eval import config_index, terms
 from gameopt.reversi.board import PASS, Board
 from gameopt.reversi.patterns import (
     DEFAULT_SET,
@@ -65,7 +65,7 @@ from gameopt.reversi.patterns import (
     N_STAGES,
     PatternSet,
 )
-from gameopt.reversi.search import SearchParams, search, solve
+from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import load_npz, read_weights, write_weights
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
@@ -111,7 +111,7 @@ def _one_game(job: tuple[int, int, int, int, float, int]) -> list[tuple[int, int
         if ply < random_plies or rng.random() < epsilon:
             move = moves[int(rng.integers(len(moves)))]
         else:
-            r = search(board, depth=depth, params=params)
+            r = search(board, Limit(depth=depth), params=params)
             assert r.move is not None
             move = r.move
         board = board.play(move)
@@ -258,7 +258,7 @@ def _predict(F: np.ndarray, T: np.ndarray, ply: np.ndarray, w: np.ndarray
 
 def _stage_rows(ply: np.ndarray, s: int, neighbours: bool) -> np.ndarray:
     """Positions that train stage s: its 4 plies, and with ``neighbours`` one ply of each
-    neighbouring stage (6 plies, as the seed: values change smoothly across stages)."""
+    neighbouring stage (6 plies: values change smoothly across stages)."""
     lo, hi = 4 * s, 4 * s + 3
     if s == N_STAGES - 1:
         hi = 60
@@ -287,13 +287,14 @@ def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bo
 
 
 def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
-        seed: int = 0, ps: PatternSet = DEFAULT_SET
+        seed: int = 0, ps: PatternSet = DEFAULT_SET, progress: ProgressCallback | None = None
         ) -> tuple[npt.NDArray[np.float32], FitReport]:
     """Least-squares weights (15 × stage_size, discs) and the per-stage errors.
 
     Each stage is fitted alone by damped sparse least squares (LSQR: the damping pulls
     weights toward 0, so configurations never seen stay at 0) on its plies and one ply of
-    each neighbour. Validation holds out whole games.
+    each neighbour. Validation holds out whole games. ``progress`` gets
+    ``Progress("fit", stages done, stages)`` after each stage.
 
     Notes
     -----
@@ -314,6 +315,8 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     for s in range(N_STAGES):
         rows = _stage_rows(ply, s, neighbours=True)
         w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters)
+        if progress is not None:
+            progress(Progress("fit", s + 1, N_STAGES))
     err = np.abs(_predict(F, T, ply, w) - y)
     st = np.minimum(ply // 4, N_STAGES - 1)
     tr_mae, va_mae = [], []
@@ -330,14 +333,14 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
 def _label_chunk(job: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> list[int]:
     """Search values (discs, side to move) of positions by the pattern evaluation."""
     P, O, kernel_w, depth = job
-    params = SearchParams(eval_kind=PATTERN, weights=kernel_w, tt_bits=12)
+    params = SearchParams(eval_kind=EvalKind.PATTERN, weights=kernel_w, tt_bits=12)
     out = []
     for p, o in zip(P.tolist(), O.tolist(), strict=True):
         b = Board(p, o)
         if b.is_game_over():
             out.append(b.score())
         else:
-            out.append(round(search(b, depth=depth, params=params).score))
+            out.append(round(search(b, Limit(depth=depth), params=params).score))
     return out
 
 

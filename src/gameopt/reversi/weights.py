@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core.files import atomic_write_bytes
+from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS
 
@@ -36,10 +36,9 @@ SHIPPED = Path(__file__).resolve().parent / "data" / "weights.npz"
 def load_npz(path: str | Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Arrays and JSON meta of an ``.npz`` file written by gameopt, checked to be ``fmt``."""
     p = Path(path)
-    if not p.is_file():
-        raise InvalidInputError(f"{p}: no such file")
+    raw = read_bytes(p, f"{fmt} file")
     try:
-        with np.load(p, allow_pickle=False) as z:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if k != "meta"}
             meta = json.loads(str(z["meta"]))
     except (OSError, ValueError, KeyError) as e:
