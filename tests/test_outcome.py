@@ -69,3 +69,20 @@ def test_limit_clock_is_reported(clock: str) -> None:
     method = "vds" if clock == "cpu" else "exact"
     r = deck.solve(p, method, seed=0, limit=Limit(time=30, clock=clock))  # type: ignore[arg-type]
     assert r.clock == clock
+
+
+def test_reversi() -> None:
+    from gameopt import reversi
+
+    _check(reversi.search(reversi.Board.start(), Limit(depth=4)), proven=False)
+    r = reversi.search(reversi.Board.start(), Limit(depth=2, time=30, clock="cpu"))
+    _check(r, proven=False)
+    assert r.clock == "cpu"
+    board = reversi.Board.start()
+    rng = np.random.default_rng(3)
+    while board.empties > 12 and not board.is_game_over():
+        moves = board.legal_moves() or [reversi.PASS]
+        board = board.play(moves[int(rng.integers(len(moves)))])
+    solved = reversi.solve(board, Limit(time=60))
+    _check(solved, proven=True)
+    assert solved.bound is not None

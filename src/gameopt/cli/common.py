@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -80,7 +81,7 @@ class TerminalProgress:
             if bar is not None:
                 bar.close()
             bar = tqdm(total=progress.total, desc=progress.task, file=self.stream,
-                       leave=False, dynamic_ncols=True, mininterval=0.2,
+                       leave=False, ncols=_columns(), mininterval=0.2,
                        initial=progress.done)
             self._bars[progress.task] = bar
         elif progress.done >= bar.n:
@@ -104,6 +105,11 @@ class TerminalProgress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _columns() -> int:
+    """The terminal's width; 100 where it reports none (a pty with 0 columns)."""
+    return shutil.get_terminal_size((100, 24)).columns or 100
 
 
 def progress_for(quiet: bool, stream: TextIO | None = None) -> TerminalProgress | None:
