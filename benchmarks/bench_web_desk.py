@@ -15,7 +15,7 @@ whole requests (send to last byte received):
 Median and 99th percentile (nearest rank) over a bounded number of requests each
 (``--pair-samples``, ``--page-samples``). The baseline measured in the same run is an
 empty request (``GET /static/style.css``), the server's own floor, and for the pairing
-request :func:`~gameopt.pairing.matching.pair_round` called in this process on the same
+request :func:`gameopt.pairing.pair_round` called in this process on the same
 round (what the request costs beyond the engine is the web's share).
 
 Run: ``python benchmarks/bench_web_desk.py [--players 1000] [--rounds 4]``.
@@ -39,9 +39,7 @@ import httpx
 import numpy as np
 
 from gameopt.core.table import format_table
-from gameopt.pairing.matching import pair_round
-from gameopt.pairing.model import BYE
-from gameopt.pairing.store import Tournament
+from gameopt.pairing import BYE, Tournament, pair_round
 
 
 def build_event(path: Path, players: int, rounds: int, seed: int) -> None:
