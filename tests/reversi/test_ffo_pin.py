@@ -7,11 +7,12 @@ change the tree updates them and says why. Each takes a few CPU seconds (slow: `
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gameopt.reversi.files import read_obf
 from gameopt.reversi.search import solve
-from tests.reversi.positions import shared_reversi_dir
 
 #: FFO number -> (best move, exact score for the side to move, nodes with the defaults)
 PINNED = {41: ("h4", 0, 46_792_734), 42: ("g2", 6, 82_144_645)}
@@ -19,11 +20,8 @@ PINNED = {41: ("h4", 0, 46_792_734), 42: ("g2", 6, 82_144_645)}
 
 @pytest.mark.slow
 @pytest.mark.parametrize("number", sorted(PINNED))
-def test_ffo_node_counts_are_pinned(number: int) -> None:
-    d = shared_reversi_dir()
-    if d is None:
-        pytest.skip("../shared/data/reversi is absent: the FFO files are not available")
-    entry = read_obf(d / "fforum-40-59.obf")[number - 40]
+def test_ffo_node_counts_are_pinned(number: int, reversi_data: Path) -> None:
+    entry = read_obf(reversi_data / "fforum-40-59.obf")[number - 40]
     move, score, nodes = PINNED[number]
     r = solve(entry.board)
     assert (str(r.move).lower(), r.score, r.nodes) == (move, score, nodes)
