@@ -192,8 +192,12 @@ def _argument(arg: str) -> Puzzle | Path:
     """The puzzle written in ``arg``, or the path of an existing file."""
     path = Path(arg)
     stripped = arg.strip()
-    if len(stripped) >= 16 and not path.exists() and "/" not in stripped:
+    try:
+        exists = path.exists()
+    except OSError:  # a name too long for the file system is no file: a puzzle, if any
+        exists = False
+    if len(stripped) >= 16 and not exists and "/" not in stripped:
         return Puzzle.from_string(stripped, name="argument")
-    if not path.exists():
+    if not exists:
         raise InvalidInputError(f"{arg!r}: not a puzzle (16, 81, 256... cells) and no such file")
     return path
