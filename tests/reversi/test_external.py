@@ -106,8 +106,12 @@ def test_our_engine_as_an_external_process_plays_the_same_games() -> None:
     over the protocol are the games played in process."""
     openings = ["f5d6c3d3c4", "f5f6e6f4"]
     us = Player("us", depth=2, end_empties=14)
-    external = run_match(ExternalPlayer("ext", OURS, depth=2), us, openings, workers=1)
+    # In process first: it compiles the kernels into the cache the engine process then
+    # loads, so the engine's first answer is not a cold compile (minutes on a loaded CI
+    # machine); the generous timeout bounds a hung engine, not a slow one.
     internal = run_match(Player("int", depth=2, end_empties=14), us, openings, workers=1)
+    external = run_match(ExternalPlayer("ext", OURS, depth=2, timeout=600), us, openings,
+                         workers=1)
     assert external.wins + external.draws + external.losses == len(external.games) == 4
     assert [g.moves for g in external.games] == [g.moves for g in internal.games]
     assert [g.black_diff for g in external.games] == [g.black_diff for g in internal.games]
