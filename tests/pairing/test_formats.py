@@ -318,7 +318,7 @@ def test_players_sheet_errors_name_the_line(text: str, message: str) -> None:
 
 def test_results_sheet() -> None:
     text = "who,black,white\n1,40,24\nA1,30,30\n"
-    assert parse_results_csv(text, "r.csv") == [(1, 40, 24), ("A1", 30, 30)]
+    assert parse_results_csv(text, "r.csv") == [("1", 40, 24), ("A1", 30, 30)]
 
 
 @pytest.mark.parametrize(("text", "message"), [

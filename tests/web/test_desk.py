@@ -329,7 +329,8 @@ def test_the_cli_and_the_desk_share_the_file(event: Desk) -> None:
     with _open(event) as t:
         sheet = _sheet(t, 1)
     for table, (b, w) in sheet.items():
-        assert main(["pair", "result", path, "1", str(table), str(b), str(w)]) == 0
+        assert main(["pair", "result", path, "1", "--table", str(table), str(b),
+                     str(w)]) == 0
     assert main(["pair", "pair", path, "--params",
                  str(event.data_dir / "open.penalties.toml")]) == 0
     page = event.get("/desk/open/round/2")

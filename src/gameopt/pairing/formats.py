@@ -296,8 +296,9 @@ def read_players_csv(path: str | Path) -> list[dict[str, Any]]:
 
 def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str, int, int]]:
     """The ``(who, black discs, white discs)`` rows of a results sheet, for
-    :meth:`~gameopt.pairing.store.Tournament.set_results` (``who`` a table number when it
-    is all digits, else a player's id or name).
+    :meth:`~gameopt.pairing.store.Tournament.set_results` (``who`` as written: a table
+    number or a player's id or name, which the store tells apart and refuses when a
+    number could be both).
 
     Raises
     ------
@@ -307,8 +308,7 @@ def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str
     """
     results: list[tuple[int | str, int, int]] = []
     for where, row in _csv_rows(text, source, _RESULT_FIELDS, 3):
-        who: int | str = int(row["who"]) if row["who"].isdigit() else row["who"]
-        results.append((who, _int(row["black"], where, "black discs"),
+        results.append((row["who"], _int(row["black"], where, "black discs"),
                         _int(row["white"], where, "white discs")))
     return results
 

@@ -432,21 +432,30 @@ class Tournament:
                            (lo, hi)).rowcount == 0:
                 raise InvalidInputError(f"pair {lo}, {hi} is not forbidden")
 
-    def store_pairing(self, pairing: Pairing) -> None:
+    def check_planned(self, round_no: int, *, extra_round: bool = False) -> None:
+        """Refuse ``round_no`` beyond the planned rounds unless ``extra_round``."""
+        with self._read() as con:
+            _check_planned(con, round_no, extra_round)
+
+    def store_pairing(self, pairing: Pairing, *, extra_round: bool = False) -> None:
         """Save the next round's tables (a bye is won at once).
+
+        A round beyond the planned number (:attr:`TournamentInfo.rounds`) needs
+        ``extra_round=True``.
 
         Raises
         ------
         InvalidInputError
-            Not the next round, earlier results missing, an active player missing or
-            twice, an unknown or inactive player, a wrong number of byes, a forbidden
-            pair, or repeated table numbers.
+            Not the next round, a round past the planned ones, earlier results missing,
+            an active player missing or twice, an unknown or inactive player, a wrong
+            number of byes, a forbidden pair, or repeated table numbers.
         """
         with self._write() as con:
             k = pairing.round_no
             last = _last_round(con)
             if k != last + 1:
                 raise InvalidInputError(f"round {k}: the next round to pair is {last + 1}")
+            _check_planned(con, k, extra_round)
             require_complete(_games(con, None), k)
             tables = [_normalise(t) for t in pairing.tables]
             check_pairing(k, tables, _players(con), _forbidden(con))
@@ -470,27 +479,34 @@ class Tournament:
             con.execute("DELETE FROM rounds WHERE round_no = ?", (round_no,))
 
     def set_result(self, round_no: int, who: int | str, black_discs: int, white_discs: int,
-                   *, replace: bool = False) -> GameRecord:
-        """Enter a game's disc counts; ``who`` is a table number (int) or a player (str).
+                   *, replace: bool = False, by: str = "auto") -> GameRecord:
+        """Enter a game's disc counts.
 
-        ``replace=True`` corrects a result already entered; otherwise a second result
-        for the same game is refused.
+        ``who`` names the game, read according to ``by``: ``"table"`` (a table number),
+        ``"player"`` (a player's id or name) or ``"auto"``: an ``int`` is a table; a
+        string of digits is whichever of table or player id it can be in the round, and
+        is refused when it could be both (two different games); any other string is a
+        player. ``replace=True`` corrects a result already entered; otherwise a second
+        result for the same game is refused.
 
         Raises
         ------
         InvalidInputError
-            Round not paired, no such table, player not paired in the round, a bye,
-            a result already entered, or discs that do not add up (each 0..64, sum ≤ 64).
+            Round not paired, no such table, player not paired in the round, an
+            ambiguous number, a bye, a result already entered, or discs that do not add
+            up (each 0..64, sum ≤ 64).
         """
         with self._write() as con:
-            return _set_result(con, round_no, who, black_discs, white_discs, replace)
+            return _set_result(con, round_no, _which(con, round_no, who, by), black_discs,
+                               white_discs, replace)
 
     def set_results(self, round_no: int, results: Sequence[tuple[int | str, int, int]], *,
-                    replace: bool = False) -> tuple[GameRecord, ...]:
+                    replace: bool = False, by: str = "auto") -> tuple[GameRecord, ...]:
         """Several :meth:`set_result` of one round ``(who, black_discs, white_discs)`` in
         one transaction: all are entered, or none (a results sheet)."""
         with self._write() as con:
-            return tuple(_set_result(con, round_no, who, b, w, replace)
+            return tuple(_set_result(con, round_no, _which(con, round_no, who, by), b, w,
+                                     replace)
                          for who, b, w in results)
 
     def swap_players(self, round_no: int, a: str, b: str) -> list[PairingWarning]:
@@ -809,6 +825,55 @@ def _find_game(con: sqlite3.Connection, round_no: int, who: int | str) -> GameRe
     return _game_of(con, round_no, _resolve(con, who).id)
 
 
+_BY = ("auto", "table", "player")
+
+
+def _which(con: sqlite3.Connection, round_no: int, who: int | str, by: str) -> int | str:
+    """``who`` as :func:`_find_game` takes it (int: a table, str: a player), per ``by``."""
+    if by not in _BY:
+        raise InvalidInputError(f"result by {by!r}: choose {', '.join(_BY)}")
+    if not con.execute("SELECT 1 FROM rounds WHERE round_no = ?", (round_no,)).fetchone():
+        raise InvalidInputError(f"round {round_no} is not paired")
+    if isinstance(who, bool) or not isinstance(who, int | str):
+        raise InvalidInputError(f"round {round_no}: {who!r} is neither a table nor a player")
+    text = str(who).strip()
+    if by == "table":
+        if not text.isdigit():
+            raise InvalidInputError(f"round {round_no}: table {text!r} is not a number")
+        return int(text)
+    if by == "player" or isinstance(who, str) and not text.isdigit():
+        return text
+    if isinstance(who, int):
+        return who
+    table = con.execute(f"SELECT {_GAME_COLS} FROM games WHERE round_no = ? AND "
+                        "table_no = ?", (round_no, int(text))).fetchone()
+    try:
+        player: PlayerRecord | None = _resolve(con, text)
+    except InvalidInputError:
+        player = None
+    seat = None if player is None else _game_or_none(con, round_no, player.id)
+    if table is None and seat is None:
+        raise InvalidInputError(f"round {round_no}: {text!r} is neither a table nor a "
+                                "player paired in the round")
+    if seat is None:
+        return int(text)
+    if table is None or _game_row(table).table == seat.table:
+        return text
+    g = _game_row(table)
+    assert player is not None
+    raise InvalidInputError(
+        f"round {round_no}: {text!r} could be table {g.table} ({g.black} - {g.white}) or "
+        f"player {player.id} ({player.name}, table {seat.table}); say which "
+        f"(--table {g.table} or --player {player.id})")
+
+
+def _check_planned(con: sqlite3.Connection, round_no: int, extra_round: bool) -> None:
+    planned = _read_info(con).rounds
+    if planned is not None and round_no > planned and not extra_round:
+        raise InvalidInputError(f"round {round_no}: the event has {planned} planned rounds; "
+                                "pair an extra round with --extra-round")
+
+
 def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_discs: int,
                 white_discs: int, replace: bool) -> GameRecord:
     g = _find_game(con, round_no, who)
@@ -817,7 +882,7 @@ def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_di
         raise InvalidInputError(f"{where}: {g.black} has a bye; there is no result")
     if g.has_result and not replace:
         raise InvalidInputError(f"{where}: result already entered ({g.black} {g.black_discs}-"
-                                f"{g.white_discs} {g.white}); use replace to correct it")
+                                f"{g.white_discs} {g.white}); use --replace to correct it")
     check_discs(black_discs, white_discs, where)
     new = GameRecord(round_no, g.table, g.black, g.white, black_discs, white_discs)
     assert new.result is not None
