@@ -168,6 +168,7 @@ class Tournament:
     def __init__(self, path: Path, con: sqlite3.Connection) -> None:
         self.path = path
         self._con = con
+        self._verified = False  # a full integrity check has passed (see _write)
 
     # ----------------------------------------------------------------- files
     @classmethod
@@ -252,15 +253,21 @@ class Tournament:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with _transaction(self._con, self.path):
+            if not self._verified:  # the first change of this opening: check it all
+                _integrity_check(self._con, self.path)
+                self._verified = True
             yield self._con
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        self._con.execute("BEGIN")
         try:
-            yield self._con
-        finally:
-            self._con.execute("COMMIT")
+            self._con.execute("BEGIN")
+            try:
+                yield self._con
+            finally:
+                self._con.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            raise _damaged(self.path, e) from None
 
     # --------------------------------------------------------------- queries
     @property
@@ -601,6 +608,11 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
         if con.in_transaction:
             con.execute("ROLLBACK")
         raise InvalidInputError(f"{path}: change refused by the schema ({e})") from None
+    except sqlite3.DatabaseError as e:
+        with suppress(sqlite3.DatabaseError):
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+        raise _damaged(path, e) from None
     except BaseException:
         if con.in_transaction:
             con.execute("ROLLBACK")
@@ -610,7 +622,9 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
 def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     try:
         rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as e:
+        if "malformed" in str(e):
+            raise _damaged(path, e) from None
         raise InvalidInputError(f"{path}: not a gameopt tournament file") from None
     if rows.get("format") != _FORMAT:
         raise InvalidInputError(f"{path}: not a gameopt tournament file")
@@ -618,9 +632,28 @@ def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     if version != str(SCHEMA_VERSION):
         raise InvalidInputError(f"{path}: schema version {version}, this gameopt reads "
                                 f"version {SCHEMA_VERSION}")
-    check = con.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
-        raise InvalidInputError(f"{path}: damaged database ({check})")
+    _integrity_check(con, path, "quick_check")
+
+
+def _integrity_check(con: sqlite3.Connection, path: Path, pragma: str = "integrity_check"
+                     ) -> None:
+    """Refuse a damaged file: SQLite's ``quick_check`` (on opening; pages and records)
+    or full ``integrity_check`` (before the first change; also every index against its
+    table, such as the unique index that allows one game per player per round)."""
+    try:
+        rows = con.execute(f"PRAGMA {pragma}").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise _damaged(path, e) from None
+    if [r[0] for r in rows] != ["ok"]:
+        more = f"; {len(rows) - 1} more problems" if len(rows) > 1 else ""
+        first = " ".join(str(rows[0][0]).replace("*** in database main ***", "").split())
+        raise InvalidInputError(f"{path}: damaged tournament file ({first}{more}); "
+                                "use a backup copy")
+
+
+def _damaged(path: Path, e: sqlite3.DatabaseError) -> InvalidInputError:
+    msg = " ".join(str(e).split())
+    return InvalidInputError(f"{path}: damaged tournament file ({msg}); use a backup copy")
 
 
 def _link_new(tmp: Path, path: Path) -> None:
