@@ -903,8 +903,9 @@ def _which(con: sqlite3.Connection, round_no: int, who: int | str, by: str) -> i
 def _check_planned(con: sqlite3.Connection, round_no: int, extra_round: bool) -> None:
     planned = _read_info(con).rounds
     if planned is not None and round_no > planned and not extra_round:
-        raise InvalidInputError(f"round {round_no}: the event has {planned} planned rounds; "
-                                "pair an extra round with --extra-round")
+        raise InvalidInputError(f"round {round_no}: the event has {planned} planned "
+                                f"round{'' if planned == 1 else 's'}; pair an extra round "
+                                "with --extra-round")
 
 
 def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_discs: int,
