@@ -126,3 +126,16 @@ def test_the_tier_yields_to_a_rematch() -> None:
     c = PlayerState("c", "C", score=0, rank=3)
     ri = RoundInput(2, (a, b, c))
     assert _expected_bye(ri) == "b" and _bye_of(pair_round(ri)) == "b"
+
+
+@pytest.mark.parametrize("method", ["exact", "naive"])
+def test_the_lowest_group_first_even_far_from_its_bottom(method: str) -> None:
+    # The 0-point group's bottom four had byes; its fifth player ("z5", five places
+    # from the bottom) still goes before the bottom of the half-point group ("o").
+    top = [PlayerState(f"t{k}", f"T{k}", score=4, rank=k + 1) for k in range(5)]
+    o = PlayerState("o", "O", score=1, rank=6)  # a draw
+    zeros = [PlayerState(f"z{k}", f"Z{k}", score=0, rank=7 + k, byes=int(k > 0))
+             for k in range(5)]
+    ri = RoundInput(3, (*top, o, *zeros))
+    assert _order(ri)[:2] == ["z0", "o"]
+    assert _bye_of(pair_round(ri, method=method)) == "z0"

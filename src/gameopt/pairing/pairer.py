@@ -231,9 +231,10 @@ def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntM
 
 
 def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs:
-    """The naive rule: bye first (cheapest :func:`~gameopt.pairing.penalties.pen_bye`,
-    lowest-ranked on a tie), then top-down. If that bye leaves the others unpairable,
-    :func:`pair_round` falls back to the exact pairing (which raises when nothing works).
+    """The naive rule: bye first (the first of :func:`bye_order`; when everyone has had
+    one, the cheapest :func:`~gameopt.pairing.penalties.pen_bye`, lowest-ranked on a
+    tie), then top-down. If that bye leaves the others unpairable, :func:`pair_round`
+    falls back to the exact pairing (which raises when nothing works).
     """
     n = len(pc.players)
     rest = list(range(n))
@@ -242,7 +243,8 @@ def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs
         ok = np.flatnonzero(pc.bye_allowed)
         if ok.size == 0:
             raise infeasible_error(allowed, labels)
-        b = int(ok[np.lexsort((-ok, pc.bye[ok]))[0]])
+        order = bye_order(pc)
+        b = order[0] if order else int(ok[np.lexsort((-ok, pc.bye[ok]))[0]])
         pairs.append((b, n))
         rest.remove(b)
     sub = np.ix_(rest, rest)
