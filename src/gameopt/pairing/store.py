@@ -8,6 +8,12 @@ with ``synchronous=FULL``: a commit that has returned is on disk, and a crash (e
 of it — the next opener rolls a hot journal back. Between transactions the tournament is
 this single file (no ``-wal``/``-shm`` sidecars), so it can be copied or mailed.
 
+A damaged file is refused with one :class:`~gameopt.errors.InvalidInputError` line:
+:meth:`Tournament.open` runs SQLite's ``quick_check`` (pages and records), and the
+first change made through an opened tournament runs the full ``integrity_check``
+inside its transaction, before anything is written (it also compares every index with
+its table: ``games_white`` is what allows one game per player per round).
+
 Schema (version :data:`SCHEMA_VERSION`, also in ``PRAGMA user_version``):
 
 * ``meta(key, value)``: ``format``, ``schema_version``, ``name``, ``country``, ``date``
