@@ -89,7 +89,7 @@ def test_pair_stats_show_the_run_and_its_clock(tmp_path, capsys) -> None:  # typ
         run(["pair", "add", db, f"P{i}", "--id", f"{i + 1}"], capsys)
     out = run(["pair", "pair", db, "--stats"], capsys)
     assert "round 1: exact, " in out and " s (cpu), proven optimal (total 0); players 5" in out
-    run(["pair", "result", db, "1", "1", "40", "24"], capsys)
-    run(["pair", "result", db, "1", "2", "30", "34"], capsys)
+    run(["pair", "result", db, "1", "--table", "1", "40", "24"], capsys)
+    run(["pair", "result", db, "1", "--table", "2", "30", "34"], capsys)
     out = run(["pair", "pair", db, "--method", "slim", "--stats"], capsys)
     assert "round 2: slim, " in out and " s (cpu), not proven optimal (total " in out

@@ -34,6 +34,17 @@ def play_event(n: int, rounds: int, seed: int, *, method: str = "naive",
                draw: float = 0.05) -> RoundInput:
     """The input of round ``rounds + 1`` of a Swiss event paired by the engine itself,
     with results drawn from the players' strengths (Elo-like)."""
+    *_, (last, _) = play_rounds(n, rounds, seed, method=method, params=params,
+                                countries=countries, draw=draw)
+    return last
+
+
+def play_rounds(n: int, rounds: int, seed: int, *, method: str = "naive",
+                params: PenaltyParams | None = None, countries: int = 5,
+                draw: float = 0.05) -> list[tuple[RoundInput, Pairing | None]]:
+    """Every round of :func:`play_event`: ``(input, pairing)``, then the next round's
+    input with ``None``."""
+    out: list[tuple[RoundInput, Pairing | None]] = []
     rng = np.random.default_rng(seed)
     ids = [f"P{k:04d}" for k in range(n)]
     strength = rng.normal(0.0, 1.0, n)
@@ -54,7 +65,9 @@ def play_event(n: int, rounds: int, seed: int, *, method: str = "naive",
             for k, i in enumerate(order)))
 
     for r in range(1, rounds + 1):
-        pairing = pair_round(state(r), params, method)
+        ri = state(r)
+        pairing = pair_round(ri, params, method)
+        out.append((ri, pairing))
         before = dict(score)
         for t in pairing.tables:
             b, w = t.black, t.white
@@ -75,7 +88,8 @@ def play_event(n: int, rounds: int, seed: int, *, method: str = "naive",
             score[w] += 2 - pts
             discs[b] += d
             discs[w] += 64 - d
-    return state(rounds + 1)
+    out.append((state(rounds + 1), None))
+    return out
 
 
 def rank_spread(pairing: Pairing, ri: RoundInput) -> int:

@@ -318,7 +318,7 @@ def test_players_sheet_errors_name_the_line(text: str, message: str) -> None:
 
 def test_results_sheet() -> None:
     text = "who,black,white\n1,40,24\nA1,30,30\n"
-    assert parse_results_csv(text, "r.csv") == [(1, 40, 24), ("A1", 30, 30)]
+    assert parse_results_csv(text, "r.csv") == [("1", 40, 24), ("A1", 30, 30)]
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -338,8 +338,9 @@ def test_readers_share_one_error_wording(tmp_path: Path) -> None:
         with pytest.raises(InvalidInputError, match=f"^{what} .*missing.csv: no such file$"):
             read(missing)
     bad = tmp_path / "bad.csv"
-    bad.write_bytes(b"Ann,\xff\n")
-    with pytest.raises(InvalidInputError, match="^players file .*bad.csv: not utf-8 text"):
+    bad.write_bytes(b"Ann,\x81\n")  # neither UTF-8 nor Windows-1252 (0x81 is undefined)
+    with pytest.raises(InvalidInputError, match="^players file .*bad.csv:1: neither UTF-8 "
+                                                "nor Windows-1252 text"):
         read_players_csv(bad)
     sheet = tmp_path / "p.csv"
     sheet.write_bytes(b"\xef\xbb\xbfname\r\nAnn Lee\r\n")  # BOM and CRLF

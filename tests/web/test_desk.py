@@ -124,6 +124,27 @@ def test_pair_refuses_missing_results_and_a_stale_form(event: Desk) -> None:
     assert r.status_code == 409 or r.status_code == 400
 
 
+def test_a_round_past_the_planned_ones_needs_the_extra_round_box(desk: Desk) -> None:
+    desk.create(rounds="1")
+    desk.upload_players()
+    assert desk.pair().status_code in (200, 303)
+    with _open(desk) as t:
+        sheet = _sheet(t, 1)
+    desk.results("open", 1, sheet)
+    page = desk.get("/desk/open").text
+    assert 'name="extra_round"' in page and "the event has 1 planned" in page
+    r = desk.pair(expect=2)
+    assert r.status_code == 400
+    assert "round 2: the event has 1 planned round; pair an extra round" in text(r)
+    with _open(desk) as t:
+        assert t.last_round == 1
+    r = desk.post("/desk/open/pair", {"form": "pair", "expect": "2", "method": "exact",
+                                      "extra_round": "on"})
+    assert r.status_code in (200, 303)
+    with _open(desk) as t:
+        assert t.last_round == 2
+
+
 def test_results_checks_and_all_or_nothing(event: Desk) -> None:
     before = _file(event).read_bytes()
     for sheet, message in [({1: (65, 0)}, "round 1 table 1: black discs 65 not in 0..64"),
@@ -329,7 +350,8 @@ def test_the_cli_and_the_desk_share_the_file(event: Desk) -> None:
     with _open(event) as t:
         sheet = _sheet(t, 1)
     for table, (b, w) in sheet.items():
-        assert main(["pair", "result", path, "1", str(table), str(b), str(w)]) == 0
+        assert main(["pair", "result", path, "1", "--table", str(table), str(b),
+                     str(w)]) == 0
     assert main(["pair", "pair", path, "--params",
                  str(event.data_dir / "open.penalties.toml")]) == 0
     page = event.get("/desk/open/round/2")

@@ -32,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--rating", type=float, default=None)
     a.add_argument("--csv", default=None, metavar="PLAYERS.csv",
                    help="columns name[,id,country,rating]; all registered or none")
+    a.add_argument("--from-round", type=int, default=None, metavar="R",
+                   help="late entry: first round the player is paired in (default: next)")
+    a.add_argument("--score", default=None, metavar="S",
+                   help="late entry: points given for the rounds missed (0, 0.5, 1, ...)")
     a.set_defaults(func=cmd_add)
 
     a = ss.add_parser("pair", help="pair the next round and store it")
@@ -43,18 +47,46 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
     a.add_argument("--stats", action="store_true",
                    help="show the run: CPU seconds, whether proven optimal, statistics")
+    a.add_argument("--extra-round", action="store_true",
+                   help="pair a round beyond the planned number of rounds")
     a.set_defaults(func=cmd_pair)
 
-    a = ss.add_parser("result", help="enter results: one game, or a CSV who,black,white")
+    a = ss.add_parser("unpair", help="remove the last paired round (while it has no result)")
+    a.add_argument("file")
+    a.set_defaults(func=cmd_unpair)
+
+    a = ss.add_parser("show", help="show a paired round's tables")
     a.add_argument("file")
     a.add_argument("round", type=int)
-    a.add_argument("who", nargs="?", default=None, help="table number or player id/name")
-    a.add_argument("black", nargs="?", type=int, default=None, help="black discs")
-    a.add_argument("white", nargs="?", type=int, default=None, help="white discs")
+    a.add_argument("--why", action="store_true", help="show each table's penalty terms")
+    a.set_defaults(func=cmd_show)
+
+    a = ss.add_parser(
+        "result", help="enter results: one game, or a CSV who,black,white",
+        description="One game: --table N BLACK WHITE or --player ID|NAME BLACK WHITE (or "
+                    "WHO BLACK WHITE, where a number that could be a table or a player id "
+                    "is refused). A sheet: --csv RESULTS.csv.")
+    a.add_argument("file")
+    a.add_argument("round", type=int)
+    a.add_argument("values", nargs="*", metavar="WHO BLACK WHITE",
+                   help="a table number or player id/name, then the disc counts")
+    who = a.add_mutually_exclusive_group()
+    who.add_argument("--table", nargs=3, default=None, metavar=("N", "BLACK", "WHITE"),
+                     help="the game at table N")
+    who.add_argument("--player", nargs=3, default=None, metavar=("ID|NAME", "BLACK", "WHITE"),
+                     help="the game of a player (id or name)")
     a.add_argument("--csv", default=None, metavar="RESULTS.csv",
                    help="columns who,black,white; all entered or none")
     a.add_argument("--replace", action="store_true", help="correct a result already entered")
     a.set_defaults(func=cmd_result)
+
+    a = ss.add_parser("replace", help="put a player (or BYE) in another's seat of the "
+                                      "last round")
+    a.add_argument("file")
+    a.add_argument("round", type=int)
+    a.add_argument("old", help="player id or name, or BYE")
+    a.add_argument("new", help="player id or name, or BYE")
+    a.set_defaults(func=cmd_replace)
 
     a = ss.add_parser("withdraw", help="withdraw a player from a round on")
     a.add_argument("file")
@@ -67,6 +99,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("a")
     a.add_argument("b")
     a.set_defaults(func=cmd_forbid)
+
+    a = ss.add_parser("allow", help="remove a forbidden pair")
+    a.add_argument("file")
+    a.add_argument("a")
+    a.add_argument("b")
+    a.set_defaults(func=cmd_allow)
 
     a = ss.add_parser("swap", help="manually swap two players of an unplayed round")
     a.add_argument("file")
@@ -128,9 +166,25 @@ def cmd_add(args: argparse.Namespace) -> int:
     else:
         if not args.name:
             raise InvalidInputError("pair add: give a NAME or --csv PLAYERS.csv")
-        p = t.add_player(args.name, args.id, args.country, args.rating)
-        print(f"registered {p.name} (id {p.id})")
+        p = t.add_player(args.name, args.id, args.country, args.rating,
+                         joined_round=args.from_round, score=_half_points(args.score))
+        late = (f", from round {p.joined_round} with {p.initial_score / 2:g} points"
+                if p.joined_round > 1 else "")
+        print(f"registered {p.name} (id {p.id}{late})")
     return 0
+
+
+def _half_points(text: str | None) -> int:
+    """``--score`` in points (a multiple of 0.5) as half points."""
+    if text is None:
+        return 0
+    try:
+        half = float(text) * 2
+    except ValueError:
+        half = float("nan")
+    if not half >= 0 or half != int(half) or half > 10_000:
+        raise InvalidInputError(f"--score {text!r}: points as 0, 0.5, 1, 1.5, ...")
+    return int(half)
 
 
 def cmd_pair(args: argparse.Namespace) -> int:
@@ -138,8 +192,9 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
     t = _open(args.file)
     params = PenaltyParams.from_toml(args.params) if args.params else None
+    t.check_planned(t.next_round, extra_round=args.extra_round)
     pairing = pair_round(t.round_input(), params, method=args.method)
-    t.store_pairing(pairing)
+    t.store_pairing(pairing, extra_round=args.extra_round)
     players = t.players()
     print(formats.format_pairing(pairing, players, t.standings()), end="")
     if args.why:
@@ -149,18 +204,65 @@ def cmd_pair(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_unpair(args: argparse.Namespace) -> int:
+    t = _open(args.file)
+    last = t.last_round
+    if last < 1:
+        raise InvalidInputError(f"{args.file}: no round paired yet")
+    t.delete_round(last)
+    print(f"round {last} removed")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    t = _open(args.file)
+    pairing = t.pairing(args.round)
+    players = t.players()
+    print(formats.format_pairing(pairing, players, t.standings(args.round - 1)), end="")
+    if args.why:
+        print(formats.format_pairing_terms(pairing, players), end="")
+    return 0
+
+
 def cmd_result(args: argparse.Namespace) -> int:
     t = _open(args.file)
+    named = args.table is not None or args.player is not None
     if args.csv:
+        if args.values or named:
+            raise InvalidInputError("pair result: --csv takes no WHO, --table or --player")
         results = formats.read_results_csv(args.csv)
         t.set_results(args.round, results, replace=args.replace)
         print(f"round {args.round}: {len(results)} results entered")
         return 0
-    if args.who is None or args.black is None or args.white is None:
-        raise InvalidInputError("pair result: give WHO BLACK WHITE or --csv RESULTS.csv")
-    who = int(args.who) if args.who.isdigit() else args.who
-    g = t.set_result(args.round, who, args.black, args.white, replace=args.replace)
-    print(f"round {args.round}: {g.black} {g.black_discs}-{g.white_discs} {g.white}")
+    if len(args.values) != (0 if named else 3):
+        raise InvalidInputError("pair result: give --table N BLACK WHITE, --player ID|NAME "
+                                "BLACK WHITE, WHO BLACK WHITE or --csv RESULTS.csv")
+    if args.table is not None:
+        (key, black, white), by = args.table, "table"
+    elif args.player is not None:
+        (key, black, white), by = args.player, "player"
+    else:
+        (key, black, white), by = args.values, "auto"
+    discs = [_discs(v, what) for v, what in ((black, "black"), (white, "white"))]
+    g = t.set_result(args.round, key, *discs, replace=args.replace, by=by)
+    print(f"round {args.round} table {g.table}: {g.black} {g.black_discs}-{g.white_discs} "
+          f"{g.white}")
+    return 0
+
+
+def _discs(text: str, side: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise InvalidInputError(f"pair result: {side} discs {text!r} is not an integer"
+                                ) from None
+
+
+def cmd_replace(args: argparse.Namespace) -> int:
+    warnings = _open(args.file).replace_player(args.round, args.old, args.new)
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    print(f"round {args.round}: {args.new} in {args.old}'s seat")
     return 0
 
 
@@ -173,6 +275,14 @@ def cmd_withdraw(args: argparse.Namespace) -> int:
 def cmd_forbid(args: argparse.Namespace) -> int:
     _open(args.file).forbid(args.a, args.b)
     print(f"{args.a} and {args.b} will not be paired")
+    return 0
+
+
+def cmd_allow(args: argparse.Namespace) -> int:
+    t = _open(args.file)
+    a, b = t.player(args.a), t.player(args.b)
+    t.allow(a.id, b.id)
+    print(f"{a.name} and {b.name} may be paired again")
     return 0
 
 

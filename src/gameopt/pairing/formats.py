@@ -96,11 +96,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gameopt.core.files import atomic_write_text, read_text
+from gameopt.core.files import atomic_write_text, read_bytes, read_text
 from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Pairing
-from gameopt.pairing.records import GameRecord, Outcome, PlayerRecord, check_discs
+from gameopt.pairing.records import MAX_NAME, GameRecord, Outcome, PlayerRecord, check_discs
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
 
@@ -120,6 +120,7 @@ __all__ = [
     "parse_trf",
     "read_players_csv",
     "read_results_csv",
+    "read_sheet_text",
     "read_tournament_file",
     "write_elo",
     "write_pairing_csv",
@@ -279,6 +280,10 @@ def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]
     entries: list[dict[str, Any]] = []
     for where, row in _csv_rows(text, source, _PLAYER_FIELDS, 1):
         entry: dict[str, Any] = dict(row)
+        name = " ".join(row["name"].split())
+        if len(name) > MAX_NAME:
+            raise InvalidInputError(f"{where}: name {name[:20]!r}... has {len(name)} "
+                                    f"characters (at most {MAX_NAME})")
         if "rating" in row:
             try:
                 entry["rating"] = float(row["rating"])
@@ -290,14 +295,52 @@ def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]
 
 
 def read_players_csv(path: str | Path) -> list[dict[str, Any]]:
-    """:func:`parse_players_csv` of the file at ``path``."""
-    return parse_players_csv(read_text(path, "players file"), str(path))
+    """:func:`parse_players_csv` of the file at ``path`` (:func:`read_sheet_text`)."""
+    return parse_players_csv(read_sheet_text(path, "players file"), str(path))
+
+
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def read_sheet_text(path: str | Path, what: str) -> str:
+    """The text of a CSV sheet: UTF-8 (a byte-order mark dropped), or Windows-1252.
+
+    Spreadsheets save CSV either as UTF-8 (with or without a BOM) or in the system's
+    8-bit code page, Windows-1252 on Western Windows (a superset of Latin-1's printable
+    characters: Excel's ``Zoë Müller``). A file that is not UTF-8 is read as
+    Windows-1252 when that gives printable text; a file holding control characters
+    (binary data) or bytes Windows-1252 leaves undefined is refused.
+
+    Raises
+    ------
+    InvalidInputError
+        Missing or unreadable file, or binary data; one line naming the file and the
+        line of the first bad byte.
+    """
+    data = read_bytes(path, what)
+    bad = _CONTROL.search(data)
+    if bad:
+        line = data.count(b"\n", 0, bad.start()) + 1
+        raise InvalidInputError(f"{what} {path}:{line}: not a text file (control byte "
+                                f"{bad.group()!r})")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError:
+            line = data.count(b"\n", 0, e.start) + 1
+            raise InvalidInputError(f"{what} {path}:{line}: neither UTF-8 nor Windows-1252 "
+                                    f"text (byte {data[e.start:e.start + 1]!r}); save it "
+                                    "as CSV UTF-8") from None
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str, int, int]]:
     """The ``(who, black discs, white discs)`` rows of a results sheet, for
-    :meth:`~gameopt.pairing.store.Tournament.set_results` (``who`` a table number when it
-    is all digits, else a player's id or name).
+    :meth:`~gameopt.pairing.store.Tournament.set_results` (``who`` as written: a table
+    number or a player's id or name, which the store tells apart and refuses when a
+    number could be both).
 
     Raises
     ------
@@ -307,15 +350,14 @@ def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str
     """
     results: list[tuple[int | str, int, int]] = []
     for where, row in _csv_rows(text, source, _RESULT_FIELDS, 3):
-        who: int | str = int(row["who"]) if row["who"].isdigit() else row["who"]
-        results.append((who, _int(row["black"], where, "black discs"),
+        results.append((row["who"], _int(row["black"], where, "black discs"),
                         _int(row["white"], where, "white discs")))
     return results
 
 
 def read_results_csv(path: str | Path) -> list[tuple[int | str, int, int]]:
     """:func:`parse_results_csv` of the file at ``path``."""
-    return parse_results_csv(read_text(path, "results file"), str(path))
+    return parse_results_csv(read_sheet_text(path, "results file"), str(path))
 
 
 def _csv_rows(text: str, source: str, fields: tuple[str, ...],

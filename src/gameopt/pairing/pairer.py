@@ -36,7 +36,7 @@ from gameopt.pairing.model import BYE, METHODS, PROVEN_METHODS, Pairing, RoundIn
 from gameopt.pairing.penalties import PairCosts, PenaltyParams, cost_matrix, group_positions
 from gameopt.pairing.penalties import pair_cost as _pair_cost
 
-__all__ = ["pair_round"]
+__all__ = ["pair_round", "bye_order"]
 
 Pairs = list[tuple[int, int]]
 IntMatrix = npt.NDArray[np.int64]
@@ -100,6 +100,12 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
 
     Notes
     -----
+    The bye tier (odd fields, optimal methods): the bye goes to the first player of
+    :func:`bye_order` (no bye yet, lowest score, lowest rank in the score group) for whom
+    a legal pairing exists (no forbidden pair, no rematch, no second bye), and the
+    pairing is the least-penalty one with that bye; with no legal pairing at all, the
+    least-penalty pairing. ``stats["bye_candidates"]`` counts the players tried.
+
     Deterministic: among pairings of least total penalty, the exact methods return one
     with the least sum of squared rank distances (players meet the nearest in the
     standings: 1-2, 3-4 when all else is equal), and the solver sees players in
@@ -126,7 +132,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     cost, allowed, tie, scores = _field_matrices(pc)
     labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
     stats: dict[str, Any] = {"players": n}
-    pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
+    if cost.shape[0] > n and method in PROVEN_METHODS:
+        pairs = _match_bye_tier(method, cost, allowed, tie, scores, labels, pc, stats)
+    else:
+        pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
     pairing = _pairing(round_input, params, pc, pairs, method)
     proven = method in PROVEN_METHODS
     return replace(pairing, seconds=time.process_time() - start, clock="cpu",
@@ -157,10 +166,75 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
     return pairs
 
 
+def bye_order(pc: PairCosts) -> list[int]:
+    """Players who may take the bye and have not had one, in the order they should get it.
+
+    The lowest score first, then the lowest-ranked in that score group (the bottom of
+    the group by ``(rank, id)``). Indices into ``pc.players``.
+    """
+    pos = group_positions(pc.players)
+    fresh = [k for k, p in enumerate(pc.players) if pc.bye_allowed[k] and p.byes == 0]
+    return sorted(fresh, key=lambda k: (pc.players[k].score, pos[pc.players[k].id][1]))
+
+
+def _is_legal(pairs: Pairs, pc: PairCosts) -> bool:
+    """No rematch and no second bye (forbidden pairs are never in a matching)."""
+    n = len(pc.players)
+    for u, v in pairs:
+        if v == n or u == n:
+            if pc.players[min(u, v)].byes:
+                return False
+        elif pc.rematch[u, v]:
+            return False
+    return True
+
+
+def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+                    scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
+                    stats: dict[str, Any]) -> Pairs:
+    """The bye tier of an odd field: the least-penalty pairing that gives the bye to the
+    first player of :func:`bye_order` for whom a legal pairing (no rematch, no second
+    bye) exists; the unconstrained least-penalty pairing when no candidate has one.
+
+    Candidates are tried in order with the bye fixed to them; usually the first one
+    gives a legal pairing and the round costs one matching of ``n − 1`` players. When a
+    candidate fails, the unconstrained pairing is solved once: if it is not legal
+    either, no candidate can be (a legal pairing would be cheaper), and it is returned.
+    """
+    n = len(pc.players)
+    free: Pairs | None = None
+    free_stats: dict[str, Any] = {"players": n}
+    tried = 0
+    for k in bye_order(pc):
+        if tried == 1 and free is None:
+            free = _match(method, cost, allowed, tie, scores, labels, pc, free_stats)
+            if not _is_legal(free, pc):
+                break
+        tried += 1
+        only = allowed.copy()
+        only[:n, n] = only[n, :n] = False
+        only[k, n] = only[n, k] = True
+        sub: dict[str, Any] = {"players": n}
+        try:
+            pairs = _match(method, cost, only, tie, scores, labels, pc, sub)
+        except InfeasibleError:
+            continue
+        if _is_legal(pairs, pc):
+            stats.update(sub)
+            stats["bye_candidates"] = tried
+            return pairs
+    if free is None:
+        free = _match(method, cost, allowed, tie, scores, labels, pc, free_stats)
+    stats.update(free_stats)
+    stats["bye_candidates"] = tried
+    return free
+
+
 def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs:
-    """The naive rule: bye first (cheapest :func:`~gameopt.pairing.penalties.pen_bye`,
-    lowest-ranked on a tie), then top-down. If that bye leaves the others unpairable,
-    :func:`pair_round` falls back to the exact pairing (which raises when nothing works).
+    """The naive rule: bye first (the first of :func:`bye_order`; when everyone has had
+    one, the cheapest :func:`~gameopt.pairing.penalties.pen_bye`, lowest-ranked on a
+    tie), then top-down. If that bye leaves the others unpairable, :func:`pair_round`
+    falls back to the exact pairing (which raises when nothing works).
     """
     n = len(pc.players)
     rest = list(range(n))
@@ -169,7 +243,8 @@ def _naive_round(pc: PairCosts, allowed: BoolMatrix, labels: list[str]) -> Pairs
         ok = np.flatnonzero(pc.bye_allowed)
         if ok.size == 0:
             raise infeasible_error(allowed, labels)
-        b = int(ok[np.lexsort((-ok, pc.bye[ok]))[0]])
+        order = bye_order(pc)
+        b = order[0] if order else int(ok[np.lexsort((-ok, pc.bye[ok]))[0]])
         pairs.append((b, n))
         rest.remove(b)
     sub = np.ix_(rest, rest)

@@ -27,9 +27,11 @@ Tables indexed by a count (``p_col``, ``p_und``) or by the round (``p_chauv``,
 ``p_elects``, entry ``r − 1`` for round ``r``) take their last entry past their end.
 
 The bye is the dummy player an odd field gets (:data:`~gameopt.pairing.model.BYE`);
-:func:`pen_bye` makes it go to the lowest-ranked player of the lowest score group who has
-not had one, and a second bye to a player costs more than anything else a pairing can
-save.
+:func:`pen_bye` prices it (a second bye to a player costs more than anything else a
+pairing can save). Who gets it is a hard tier above these terms, applied by
+:func:`~gameopt.pairing.pairer.pair_round` for the optimal methods: the lowest-ranked
+player of the lowest score group who has not had one, whenever a pairing without a
+rematch or a second bye allows it.
 
 :func:`cost_matrix` builds every pair's cost at once with numpy (what the matching needs);
 :func:`pair_cost` is the scalar statement of the same costs, used to explain a table and,

@@ -36,6 +36,7 @@ __all__ = [
     "BOARD_SQUARES",
     "BYE_DISCS",
     "GameRecord",
+    "MAX_NAME",
     "Outcome",
     "PairingWarning",
     "PlayerRecord",
@@ -130,6 +131,10 @@ def _check_rating(rating: object, pid: str) -> float | None:
     return value
 
 
+#: Longest player name accepted (characters, after blanks are collapsed).
+MAX_NAME = 100
+
+
 @dataclass(frozen=True)
 class PlayerRecord:
     """A registered player, as stored; checked and normalised on construction.
@@ -166,6 +171,9 @@ class PlayerRecord:
         if not name or not name.isprintable():
             raise InvalidInputError(f"player {pid}: name {self.name!r} is empty or not "
                                     "printable")
+        if len(name) > MAX_NAME:
+            raise InvalidInputError(f"player {pid}: name {name[:20]!r}... has {len(name)} "
+                                    f"characters (at most {MAX_NAME})")
         object.__setattr__(self, "id", pid)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "country", check_country(self.country, f"player {pid}"))

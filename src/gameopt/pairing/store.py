@@ -8,6 +8,12 @@ with ``synchronous=FULL``: a commit that has returned is on disk, and a crash (e
 of it — the next opener rolls a hot journal back. Between transactions the tournament is
 this single file (no ``-wal``/``-shm`` sidecars), so it can be copied or mailed.
 
+A damaged file is refused with one :class:`~gameopt.errors.InvalidInputError` line:
+:meth:`Tournament.open` runs SQLite's ``quick_check`` (pages and records), and the
+first change made through an opened tournament runs the full ``integrity_check``
+inside its transaction, before anything is written (it also compares every index with
+its table: ``games_white`` is what allows one game per player per round).
+
 Schema (version :data:`SCHEMA_VERSION`, also in ``PRAGMA user_version``):
 
 * ``meta(key, value)``: ``format``, ``schema_version``, ``name``, ``country``, ``date``
@@ -168,6 +174,7 @@ class Tournament:
     def __init__(self, path: Path, con: sqlite3.Connection) -> None:
         self.path = path
         self._con = con
+        self._verified = False  # a full integrity check has passed (see _write)
 
     # ----------------------------------------------------------------- files
     @classmethod
@@ -252,15 +259,21 @@ class Tournament:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         with _transaction(self._con, self.path):
+            if not self._verified:  # the first change of this opening: check it all
+                _integrity_check(self._con, self.path)
+                self._verified = True
             yield self._con
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Connection]:
-        self._con.execute("BEGIN")
         try:
-            yield self._con
-        finally:
-            self._con.execute("COMMIT")
+            self._con.execute("BEGIN")
+            try:
+                yield self._con
+            finally:
+                self._con.execute("COMMIT")
+        except sqlite3.DatabaseError as e:
+            raise _damaged(self.path, e) from None
 
     # --------------------------------------------------------------- queries
     @property
@@ -432,21 +445,30 @@ class Tournament:
                            (lo, hi)).rowcount == 0:
                 raise InvalidInputError(f"pair {lo}, {hi} is not forbidden")
 
-    def store_pairing(self, pairing: Pairing) -> None:
+    def check_planned(self, round_no: int, *, extra_round: bool = False) -> None:
+        """Refuse ``round_no`` beyond the planned rounds unless ``extra_round``."""
+        with self._read() as con:
+            _check_planned(con, round_no, extra_round)
+
+    def store_pairing(self, pairing: Pairing, *, extra_round: bool = False) -> None:
         """Save the next round's tables (a bye is won at once).
+
+        A round beyond the planned number (:attr:`TournamentInfo.rounds`) needs
+        ``extra_round=True``.
 
         Raises
         ------
         InvalidInputError
-            Not the next round, earlier results missing, an active player missing or
-            twice, an unknown or inactive player, a wrong number of byes, a forbidden
-            pair, or repeated table numbers.
+            Not the next round, a round past the planned ones, earlier results missing,
+            an active player missing or twice, an unknown or inactive player, a wrong
+            number of byes, a forbidden pair, or repeated table numbers.
         """
         with self._write() as con:
             k = pairing.round_no
             last = _last_round(con)
             if k != last + 1:
                 raise InvalidInputError(f"round {k}: the next round to pair is {last + 1}")
+            _check_planned(con, k, extra_round)
             require_complete(_games(con, None), k)
             tables = [_normalise(t) for t in pairing.tables]
             check_pairing(k, tables, _players(con), _forbidden(con))
@@ -470,27 +492,34 @@ class Tournament:
             con.execute("DELETE FROM rounds WHERE round_no = ?", (round_no,))
 
     def set_result(self, round_no: int, who: int | str, black_discs: int, white_discs: int,
-                   *, replace: bool = False) -> GameRecord:
-        """Enter a game's disc counts; ``who`` is a table number (int) or a player (str).
+                   *, replace: bool = False, by: str = "auto") -> GameRecord:
+        """Enter a game's disc counts.
 
-        ``replace=True`` corrects a result already entered; otherwise a second result
-        for the same game is refused.
+        ``who`` names the game, read according to ``by``: ``"table"`` (a table number),
+        ``"player"`` (a player's id or name) or ``"auto"``: an ``int`` is a table; a
+        string of digits is whichever of table or player id it can be in the round, and
+        is refused when it could be both (two different games); any other string is a
+        player. ``replace=True`` corrects a result already entered; otherwise a second
+        result for the same game is refused.
 
         Raises
         ------
         InvalidInputError
-            Round not paired, no such table, player not paired in the round, a bye,
-            a result already entered, or discs that do not add up (each 0..64, sum ≤ 64).
+            Round not paired, no such table, player not paired in the round, an
+            ambiguous number, a bye, a result already entered, or discs that do not add
+            up (each 0..64, sum ≤ 64).
         """
         with self._write() as con:
-            return _set_result(con, round_no, who, black_discs, white_discs, replace)
+            return _set_result(con, round_no, _which(con, round_no, who, by), black_discs,
+                               white_discs, replace)
 
     def set_results(self, round_no: int, results: Sequence[tuple[int | str, int, int]], *,
-                    replace: bool = False) -> tuple[GameRecord, ...]:
+                    replace: bool = False, by: str = "auto") -> tuple[GameRecord, ...]:
         """Several :meth:`set_result` of one round ``(who, black_discs, white_discs)`` in
         one transaction: all are entered, or none (a results sheet)."""
         with self._write() as con:
-            return tuple(_set_result(con, round_no, who, b, w, replace)
+            return tuple(_set_result(con, round_no, _which(con, round_no, who, by), b, w,
+                                     replace)
                          for who, b, w in results)
 
     def swap_players(self, round_no: int, a: str, b: str) -> list[PairingWarning]:
@@ -585,6 +614,11 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
         if con.in_transaction:
             con.execute("ROLLBACK")
         raise InvalidInputError(f"{path}: change refused by the schema ({e})") from None
+    except sqlite3.DatabaseError as e:
+        with suppress(sqlite3.DatabaseError):
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+        raise _damaged(path, e) from None
     except BaseException:
         if con.in_transaction:
             con.execute("ROLLBACK")
@@ -594,7 +628,9 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
 def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     try:
         rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as e:
+        if "malformed" in str(e):
+            raise _damaged(path, e) from None
         raise InvalidInputError(f"{path}: not a gameopt tournament file") from None
     if rows.get("format") != _FORMAT:
         raise InvalidInputError(f"{path}: not a gameopt tournament file")
@@ -602,9 +638,28 @@ def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     if version != str(SCHEMA_VERSION):
         raise InvalidInputError(f"{path}: schema version {version}, this gameopt reads "
                                 f"version {SCHEMA_VERSION}")
-    check = con.execute("PRAGMA quick_check").fetchone()[0]
-    if check != "ok":
-        raise InvalidInputError(f"{path}: damaged database ({check})")
+    _integrity_check(con, path, "quick_check")
+
+
+def _integrity_check(con: sqlite3.Connection, path: Path, pragma: str = "integrity_check"
+                     ) -> None:
+    """Refuse a damaged file: SQLite's ``quick_check`` (on opening; pages and records)
+    or full ``integrity_check`` (before the first change; also every index against its
+    table, such as the unique index that allows one game per player per round)."""
+    try:
+        rows = con.execute(f"PRAGMA {pragma}").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise _damaged(path, e) from None
+    if [r[0] for r in rows] != ["ok"]:
+        more = f"; {len(rows) - 1} more problems" if len(rows) > 1 else ""
+        first = " ".join(str(rows[0][0]).replace("*** in database main ***", "").split())
+        raise InvalidInputError(f"{path}: damaged tournament file ({first}{more}); "
+                                "use a backup copy")
+
+
+def _damaged(path: Path, e: sqlite3.DatabaseError) -> InvalidInputError:
+    msg = " ".join(str(e).split())
+    return InvalidInputError(f"{path}: damaged tournament file ({msg}); use a backup copy")
 
 
 def _link_new(tmp: Path, path: Path) -> None:
@@ -809,6 +864,56 @@ def _find_game(con: sqlite3.Connection, round_no: int, who: int | str) -> GameRe
     return _game_of(con, round_no, _resolve(con, who).id)
 
 
+_BY = ("auto", "table", "player")
+
+
+def _which(con: sqlite3.Connection, round_no: int, who: int | str, by: str) -> int | str:
+    """``who`` as :func:`_find_game` takes it (int: a table, str: a player), per ``by``."""
+    if by not in _BY:
+        raise InvalidInputError(f"result by {by!r}: choose {', '.join(_BY)}")
+    if not con.execute("SELECT 1 FROM rounds WHERE round_no = ?", (round_no,)).fetchone():
+        raise InvalidInputError(f"round {round_no} is not paired")
+    if isinstance(who, bool) or not isinstance(who, int | str):
+        raise InvalidInputError(f"round {round_no}: {who!r} is neither a table nor a player")
+    text = str(who).strip()
+    if by == "table":
+        if not text.isdigit():
+            raise InvalidInputError(f"round {round_no}: table {text!r} is not a number")
+        return int(text)
+    if by == "player" or isinstance(who, str) and not text.isdigit():
+        return text
+    if isinstance(who, int):
+        return who
+    table = con.execute(f"SELECT {_GAME_COLS} FROM games WHERE round_no = ? AND "
+                        "table_no = ?", (round_no, int(text))).fetchone()
+    try:
+        player: PlayerRecord | None = _resolve(con, text)
+    except InvalidInputError:
+        player = None
+    seat = None if player is None else _game_or_none(con, round_no, player.id)
+    if table is None and seat is None:
+        raise InvalidInputError(f"round {round_no}: {text!r} is neither a table nor a "
+                                "player paired in the round")
+    if seat is None:
+        return int(text)
+    if table is None or _game_row(table).table == seat.table:
+        return text
+    g = _game_row(table)
+    assert player is not None
+    raise InvalidInputError(
+        f"round {round_no}: {text!r} could be table {g.table} ({g.black} - {g.white}) or "
+        f"player {player.id} ({player.name}, table {seat.table}); say which "
+        f"(--table {g.table} or --player {player.id})")
+
+
+def _check_planned(con: sqlite3.Connection, round_no: int, extra_round: bool) -> None:
+    planned = _read_info(con).rounds
+    if planned is not None and round_no > planned and not extra_round:
+        raise InvalidInputError(f"round {round_no}: the event has {planned} planned "
+                                f"round{'' if planned == 1 else 's'}; pair an extra round "
+                                "with --extra-round")
+
+
 def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_discs: int,
                 white_discs: int, replace: bool) -> GameRecord:
     g = _find_game(con, round_no, who)
@@ -817,7 +922,7 @@ def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_di
         raise InvalidInputError(f"{where}: {g.black} has a bye; there is no result")
     if g.has_result and not replace:
         raise InvalidInputError(f"{where}: result already entered ({g.black} {g.black_discs}-"
-                                f"{g.white_discs} {g.white}); use replace to correct it")
+                                f"{g.white_discs} {g.white}); use --replace to correct it")
     check_discs(black_discs, white_discs, where)
     new = GameRecord(round_no, g.table, g.black, g.white, black_discs, white_discs)
     assert new.result is not None

@@ -322,6 +322,8 @@ def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response
     if method not in METHODS:
         raise InvalidInputError(f"pairing method {method!r}: choose {', '.join(METHODS)}")
     params = ev.penalty_params(_data_dir(request), slug)
+    extra = text_field(form, "extra_round") == "on"
+    t.check_planned(t.next_round, extra_round=extra)
     if not _PAIRING_SLOTS.acquire(blocking=False):
         return PlainTextResponse("the server is pairing other rounds; try again in a few "
                                  "seconds (nothing changed)", status_code=503,
@@ -330,7 +332,7 @@ def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response
         pairing = pair_round(t.round_input(), params, method=method)
     finally:
         _PAIRING_SLOTS.release()
-    t.store_pairing(pairing)
+    t.store_pairing(pairing, extra_round=extra)
     return redirect(f"/desk/{slug}/round/{pairing.round_no}",
                     f"round {pairing.round_no} paired ({method}, total cost "
                     f"{pairing.total_cost})")
