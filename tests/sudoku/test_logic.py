@@ -15,6 +15,8 @@ from gameopt.sudoku.techniques import TECHNIQUES, Candidates, LogicStep
 
 from .conftest import ARTICLE, ARTICLE_SOLUTION
 
+GUESSING = "..1.49.8.5.4..32..6.2.........79.4.2..6.2...3................2..59.7.8..2..46.7.."
+
 
 def cell(name: str) -> int:
     """Flat index of ``r4c7``."""
@@ -213,6 +215,39 @@ def test_simple_colouring_colour_wrap() -> None:
     assert removed(step) == {("r1c1", 3), ("r5c5", 3), ("r2c2", 3)}
 
 
+def test_x_chain_skyscraper() -> None:
+    s = blank()
+    only(s, 1, ["r1c1", "r8c1"], col(1))
+    only(s, 1, ["r2c5", "r8c5"], col(5))
+    step = find("X-Chain")(s)
+    assert "r1c1 = r8c1 - r8c5 = r2c5" in step.text
+    assert removed(step) == {("r1c4", 1), ("r1c6", 1), ("r2c2", 1), ("r2c3", 1)}
+
+
+def test_xy_chain() -> None:
+    s = blank()
+    for name, vals in (("r1c1", {1, 2}), ("r1c9", {2, 3}), ("r9c9", {3, 4}), ("r9c2", {4, 1})):
+        set_cands(s, name, vals)
+    assert find("XY-Wing")(s) is None
+    step = find("XY-Chain")(s)
+    assert step.cells == tuple(cell(n) for n in ("r1c1", "r1c9", "r9c9", "r9c2"))
+    # cells seeing r1c1 and r9c2: row 1 / column 2, box 1 / column 2, column 1 / box 7
+    assert removed(step) == {("r1c2", 1), ("r2c2", 1), ("r3c2", 1), ("r7c1", 1), ("r8c1", 1),
+                             ("r9c1", 1)}
+
+
+def test_unique_rectangle_type_1() -> None:
+    s = blank()
+    for name in ("r1c1", "r1c4", "r3c1"):
+        set_cands(s, name, {5, 9})
+    set_cands(s, "r3c4", {2, 5, 9})
+    step = find("unique rectangle")(s)
+    assert removed(step) == {("r3c4", 5), ("r3c4", 9)}
+    set_cands(s, "r3c4", {2, 5, 9})
+    set_cands(s, "r3c1", {5, 8, 9})   # two corners with extras: not type 1
+    assert find("unique rectangle")(s) is None
+
+
 def test_article_puzzle_path() -> None:
     p = Puzzle.from_string(ARTICLE)
     out = explain(p)
@@ -250,14 +285,13 @@ def test_a_wrong_step_is_a_solver_error() -> None:
 
 
 def test_guessing_puzzle_says_where_logic_stops() -> None:
-    # Radcliffe medium set, first puzzle: two XYZ-Wings, then nothing applies.
-    p = Puzzle.from_string(
-        ".1..6...3....2....7.5...4..1..5.7.6.5.9..18...8........2....5....8...379.....9...")
+    # Radcliffe medium set: locked candidates, then none of the techniques applies.
+    p = Puzzle.from_string(GUESSING)
     out = explain(p)
-    assert not out.solved and out.rating == "guessing" and out.hardest == "XYZ-Wing"
-    assert out.stop_text.startswith(f"Logic stops here with {out.empty} cells empty")
+    assert not out.solved and out.rating == "guessing" and out.hardest == "box-line reduction"
+    assert out.stop_text.startswith("Logic stops here with 41 cells empty: none of the 20 ")
     drawing = format_candidates(out.grid, out.candidates, 3)
-    assert drawing.splitlines()[0].startswith("248   1     24    | 489")
+    assert drawing.splitlines()[0] == "3     7     1     | 2     4     9     | 56    8     56"
 
 
 @pytest.mark.parametrize("box, givens", [(2, 6), (4, 180)])

@@ -13,8 +13,9 @@ rating     techniques
 easy       hidden single, naked single
 medium     pointing, box-line reduction, naked and hidden pairs and triples
 hard       naked and hidden quads, X-Wing, simple colouring, XY-Wing,
-           Swordfish, XYZ-Wing
-expert     W-Wing, Jellyfish
+           Swordfish, XYZ-Wing, unique rectangle (type 1)
+expert     W-Wing, X-Chain (skyscraper, 2-string kite...), Jellyfish
+extreme    XY-Chain
 guessing   none of the above finishes the puzzle: trial and error is needed
 ========== ==================================================================
 

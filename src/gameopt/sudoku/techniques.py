@@ -16,7 +16,7 @@ References
 .. [1] A. Stuart, "Sudoku Solver" strategy pages, https://www.sudokuwiki.org (the names,
    the order of difficulty and the examples of each technique).
 .. [2] Sudopedia, the Sudoku wiki (naked/hidden subsets, locked candidates, fish,
-   XY-Wing, XYZ-Wing, W-Wing, simple colouring).
+   XY-Wing, XYZ-Wing, W-Wing, simple colouring, unique rectangles, X-Chains, XY-Chains).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from gameopt.sudoku.grid import cell_name, units
 __all__ = ["Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "tier_of"]
 
 #: Difficulty tiers, easiest first (a puzzle's rating is the tier of its hardest step).
-TIERS = ("easy", "medium", "hard", "expert")
+TIERS = ("easy", "medium", "hard", "expert", "extreme")
 
 _KINDS = ("row", "column", "box")
 _SUBSET = {2: "pair", 3: "triple", 4: "quad"}
@@ -493,6 +493,121 @@ def _colour_step(s: Candidates, v: int, colour: dict[int, int]) -> LogicStep | N
     return None
 
 
+# --- uniqueness and chains ----------------------------------------------------------------
+
+def unique_rectangle(s: Candidates) -> LogicStep | None:
+    """Type 1: three corners of a rectangle over two boxes are {x,y}; the fourth is not x, y.
+
+    If the fourth corner took x or y, x and y could swap around the rectangle and the
+    puzzle would have two solutions; :func:`gameopt.sudoku.explain` only takes unique ones.
+    """
+    n = s.n
+    bivalue = [c for c, m in enumerate(s.cands) if m.bit_count() == 2]
+    for p, q in itertools.combinations(bivalue, 2):
+        m = s.cands[p]
+        if s.cands[q] != m or p // n != q // n:
+            continue
+        for r2 in range(n):
+            p2, q2 = r2 * n + p % n, r2 * n + q % n
+            corners = [p, q, p2, q2]
+            if r2 == p // n or len({s.cell_units[c][2] for c in corners}) != 2:
+                continue
+            for a, b in ((p2, q2), (q2, p2)):
+                if s.cands[a] == m and s.cands[b] & m == m and s.cands[b] != m:
+                    return _step(s, "unique rectangle", _elims(s, [b], m), sorted(corners), [],
+                                 f"Unique rectangle on {_set(m)} in {_names(s, sorted(corners))}: "
+                                 f"if {s.name(b)} were {' or '.join(map(str, _vals(m)))}, the "
+                                 f"two values could swap and the puzzle would have two solutions")
+    return None
+
+
+def _path(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]
+          ) -> list[tuple[int, int]]:
+    out = [end]
+    while (prev := parent[out[-1]]) is not None:
+        out.append(prev)
+    return out[::-1]
+
+
+def x_chain(s: Candidates) -> LogicStep | None:
+    """Strong and weak links on one value, strong at both ends: one end holds the value.
+
+    Search: from each cell a of a strong link, assume a is not v; a strong link makes the
+    other cell v (on), a weak link (any peer) makes a cell not v (off). Reaching an "on"
+    cell d at least three links away proves a or d is v; v leaves the cells seeing both.
+    Skyscrapers and 2-string kites are the X-Chains of three links.
+    """
+    links = _strong_links(s)
+    for v, pairs in sorted(links.items()):
+        strong: dict[int, set[int]] = {}
+        for _, c, d in pairs:
+            strong.setdefault(c, set()).add(d)
+            strong.setdefault(d, set()).add(c)
+        for a in sorted(strong):
+            parent: dict[tuple[int, int], tuple[int, int] | None] = {(a, 0): None}
+            frontier = [(a, 0)]
+            while frontier:
+                nxt = []
+                for cell, on in frontier:
+                    for d in (strong.get(cell, set()) if not on else
+                              [x for x in s.peers[cell] if x in strong]):
+                        if (d, 1 - on) in parent:
+                            continue
+                        parent[(d, 1 - on)] = (cell, on)
+                        nxt.append((d, 1 - on))
+                        if on == 0 and d != a and len(_path(parent, (d, 1))) >= 4:
+                            elims = _elims(s, _common_peers(s, [a, d]), 1 << (v - 1))
+                            if elims:
+                                chain = _path(parent, (d, 1))
+                                text = "".join(
+                                    s.name(c) + ("" if i == len(chain) - 1 else
+                                                 " = " if i % 2 == 0 else " - ")
+                                    for i, (c, _) in enumerate(chain))
+                                return _step(s, "X-Chain", elims, [c for c, _ in chain], [],
+                                             f"X-Chain on {v} ({text}; = strong, - weak): "
+                                             f"{s.name(a)} or {s.name(d)} is {v}")
+                frontier = nxt
+    return None
+
+
+def xy_chain(s: Candidates) -> LogicStep | None:
+    """A chain of two-valued cells, each seeing the next: one end holds x, so x leaves the
+    cells that see both ends.
+
+    Search: assume the start cell a is not x, so it is its other value y; each next cell
+    sees the last and shares its value, so it is not that value and is its own other one.
+    Reaching a cell that is then x proves a or it is x.
+    """
+    bivalue = [c for c, m in enumerate(s.cands) if m.bit_count() == 2]
+    biset = set(bivalue)
+    for a in bivalue:
+        for x in _vals(s.cands[a]):
+            y = (s.cands[a] & ~(1 << (x - 1))).bit_length()
+            parent: dict[tuple[int, int], tuple[int, int] | None] = {(a, y): None}
+            frontier = [(a, y)]
+            while frontier:
+                nxt = []
+                for cell, w in frontier:
+                    for b in sorted(s.peers[cell] & biset):
+                        if not s.cands[b] >> (w - 1) & 1:
+                            continue
+                        other = (s.cands[b] & ~(1 << (w - 1))).bit_length()
+                        if (b, other) in parent:
+                            continue
+                        parent[(b, other)] = (cell, w)
+                        nxt.append((b, other))
+                        if other == x and b != a:
+                            elims = _elims(s, _common_peers(s, [a, b]), 1 << (x - 1))
+                            if elims:
+                                chain = [c for c, _ in _path(parent, (b, other))]
+                                text = " - ".join(f"{s.name(c)} {_set(s.cands[c])}"
+                                                  for c in chain)
+                                return _step(s, "XY-Chain", elims, chain, [],
+                                             f"XY-Chain {text}: one end is {x}")
+                frontier = nxt
+    return None
+
+
 # --- the table ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -522,8 +637,11 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("XY-Wing", "hard", xy_wing),
     Technique("Swordfish", "hard", _fish(3), 3),
     Technique("XYZ-Wing", "hard", xyz_wing),
+    Technique("unique rectangle", "hard", unique_rectangle),
     Technique("W-Wing", "expert", w_wing),
+    Technique("X-Chain", "expert", x_chain),
     Technique("Jellyfish", "expert", _fish(4), 4),
+    Technique("XY-Chain", "extreme", xy_chain),
 )
 
 _TIER = {t.name: t.tier for t in TECHNIQUES}
