@@ -77,7 +77,7 @@ def main() -> int:
         counts = {r: sum(o.rating == r for o in outs) for r in RATINGS}
         solved = sum(o.solved for o in outs)
         rows.append([label, len(puzzles), own_ratings(path, len(puzzles)),
-                     f"{100 * solved / len(puzzles):.0f} %",
+                     f"{solved} ({100 * solved / len(puzzles):.1f} %)",
                      f"{statistics.median(seconds) * 1000:.1f}", f"{max(seconds) * 1000:.0f}",
                      f"{exact * 1000:.2f}", *counts.values()])
     print(format_table(["set", "puzzles", "own rating", "no guessing", "median ms",

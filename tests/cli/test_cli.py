@@ -119,10 +119,12 @@ def test_sudoku_hint_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_sudoku_explain_where_logic_stops(capsys: pytest.CaptureFixture[str]) -> None:
-    hard = "..1.49.8.5.4..32..6.2.........79.4.2..6.2...3................2..59.7.8..2..46.7.."
+    hard = "98.7.....7...8.9....6..5.7.4..3..7...9.....4...2.....1.3.8..4......1..5......6..2"
     assert main(["sudoku", "explain", hard, "--candidates"]) == 0
     out = capsys.readouterr().out
-    assert "Logic stops here with 41 cells empty" in out and "rating: guessing" in out
-    assert "3     7     1     | 2     4     9     | 56    8     56" in out
-    assert main(["sudoku", "hint", "..............." + hard[15:]]) == 2
+    assert "Logic stops here with 58 cells empty" in out and "rating: guessing" in out
+    assert "9      8      1345   | 7      2346   1234   | 12356  1236   3456" in out
+    assert main(["sudoku", "hint", hard]) == 1
+    assert capsys.readouterr().out.startswith("no logical step: Logic stops here with 58")
+    assert main(["sudoku", "hint", "." * 20 + hard[20:]]) == 2
     assert "several solutions" in capsys.readouterr().err

@@ -15,7 +15,7 @@ from gameopt.sudoku.techniques import TECHNIQUES, Candidates, LogicStep
 
 from .conftest import ARTICLE, ARTICLE_SOLUTION
 
-GUESSING = "..1.49.8.5.4..32..6.2.........79.4.2..6.2...3................2..59.7.8..2..46.7.."
+GUESSING = "98.7.....7...8.9....6..5.7.4..3..7...9.....4...2.....1.3.8..4......1..5......6..2"
 
 
 def cell(name: str) -> int:
@@ -236,6 +236,18 @@ def test_xy_chain() -> None:
                              ("r9c1", 1)}
 
 
+def test_aic_mixing_cells_and_units() -> None:
+    s = blank()
+    set_cands(s, "r1c1", {1, 2})
+    only(s, 2, ["r1c5", "r6c5"], col(5))
+    only(s, 3, ["r6c5", "r6c1"], row(6))
+    step = find("AIC")(s)
+    assert step.text.startswith(
+        "Alternating inference chain r1c1(1) = r1c1(2) - r1c5(2) = r6c5(2) - r6c5(3) = "
+        "r6c1(3) (= strong, - weak): r1c1 is 1 or r6c1 is 3")
+    assert removed(step) == {("r6c1", 1)}
+
+
 def test_unique_rectangle_type_1() -> None:
     s = blank()
     for name in ("r1c1", "r1c4", "r3c1"):
@@ -285,13 +297,17 @@ def test_a_wrong_step_is_a_solver_error() -> None:
 
 
 def test_guessing_puzzle_says_where_logic_stops() -> None:
-    # Radcliffe medium set: locked candidates, then none of the techniques applies.
+    # The first of the forum's hardest (Sudoku Explainer > 11): no technique applies.
     p = Puzzle.from_string(GUESSING)
     out = explain(p)
-    assert not out.solved and out.rating == "guessing" and out.hardest == "box-line reduction"
-    assert out.stop_text.startswith("Logic stops here with 41 cells empty: none of the 20 ")
+    assert not out.solved and out.rating == "guessing" and out.hardest is None
+    assert out.steps == () and hint(p) is None
+    assert out.stop_text == (f"Logic stops here with 58 cells empty: none of the "
+                             f"{len(TECHNIQUES)} techniques applies; the rest needs guessing "
+                             f"(trial and error).")
     drawing = format_candidates(out.grid, out.candidates, 3)
-    assert drawing.splitlines()[0] == "3     7     1     | 2     4     9     | 56    8     56"
+    assert drawing.splitlines()[0] == (
+        "9      8      1345   | 7      2346   1234   | 12356  1236   3456")
 
 
 @pytest.mark.parametrize("box, givens", [(2, 6), (4, 180)])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +37,7 @@ __all__ = ["Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "tier_
 TIERS = ("easy", "medium", "hard", "expert", "extreme")
 
 _KINDS = ("row", "column", "box")
+_N = TypeVar("_N")
 _SUBSET = {2: "pair", 3: "triple", 4: "quad"}
 _FISH = {2: "X-Wing", 3: "Swordfish", 4: "Jellyfish"}
 
@@ -521,8 +523,8 @@ def unique_rectangle(s: Candidates) -> LogicStep | None:
     return None
 
 
-def _path(parent: dict[tuple[int, int], tuple[int, int] | None], end: tuple[int, int]
-          ) -> list[tuple[int, int]]:
+def _path(parent: dict[_N, _N | None], end: _N) -> list[_N]:
+    """The chain from the search's root to ``end``, following ``parent``."""
     out = [end]
     while (prev := parent[out[-1]]) is not None:
         out.append(prev)
@@ -608,6 +610,90 @@ def xy_chain(s: Candidates) -> LogicStep | None:
     return None
 
 
+def _aic_graph(s: Candidates) -> dict[tuple[int, int], set[tuple[int, int]]]:
+    """Strong links between (cell, value) nodes: two-valued cells and bilocal values."""
+    strong: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for c, m in enumerate(s.cands):
+        if m.bit_count() == 2:
+            v, w = _vals(m)
+            strong.setdefault((c, v), set()).add((c, w))
+            strong.setdefault((c, w), set()).add((c, v))
+    for v, pairs in _strong_links(s).items():
+        for _, c, d in pairs:
+            strong.setdefault((c, v), set()).add((d, v))
+            strong.setdefault((d, v), set()).add((c, v))
+    return strong
+
+
+def _aic_elims(s: Candidates, a: tuple[int, int], d: tuple[int, int]
+               ) -> list[tuple[int, int]]:
+    """What "a is true or d is true" removes (a != d)."""
+    (ca, x), (cd, y) = a, d
+    if x == y:
+        return _elims(s, _common_peers(s, [ca, cd]), 1 << (x - 1))
+    if ca == cd:
+        return _elims(s, [ca], ~((1 << (x - 1)) | (1 << (y - 1))))
+    if s.sees(ca, cd):
+        return [e for e in ((ca, y), (cd, x)) if s.cands[e[0]] >> (e[1] - 1) & 1]
+    return []
+
+
+def aic(s: Candidates) -> LogicStep | None:
+    """Alternating inference chain over (cell, value) nodes, strong link at both ends.
+
+    Assume the start node false; a strong link makes the next one true, a weak link (same
+    cell, or same value in a peer) the one after false. Reaching a true node proves the
+    start or the end holds: a value both ends share leaves the cells seeing both; two
+    values of one cell leave it only those two; two peers lose each other's value.
+    Chains are searched breadth first, at most :data:`AIC_NODES` nodes long.
+    """
+    strong = _aic_graph(s)
+    for start in sorted(strong):
+        parent: dict[tuple[tuple[int, int], int], tuple[tuple[int, int], int] | None] = {
+            (start, 0): None}
+        frontier = [(start, 0)]
+        for depth in range(AIC_NODES - 1):
+            nxt = []
+            for node, on in frontier:
+                for other in (strong[node] if not on else _weak(s, node, strong)):
+                    if (other, 1 - on) in parent:
+                        continue
+                    parent[(other, 1 - on)] = (node, on)
+                    nxt.append((other, 1 - on))
+                    if on or depth < 2 or other == start:
+                        continue
+                    elims = _aic_elims(s, start, other)
+                    if elims:
+                        return _aic_step(s, elims, _path(parent, (other, 1)))
+            frontier = nxt
+    return None
+
+
+#: The longest alternating inference chain searched, in nodes.
+AIC_NODES = 12
+
+
+def _weak(s: Candidates, node: tuple[int, int],
+          strong: dict[tuple[int, int], set[tuple[int, int]]]) -> list[tuple[int, int]]:
+    c, v = node
+    out = [(c, w) for w in _vals(s.cands[c]) if w != v]
+    out += [(d, v) for d in s.peers[c] if s.cands[d] >> (v - 1) & 1]
+    return [x for x in out if x in strong]
+
+
+def _aic_step(s: Candidates, elims: list[tuple[int, int]],
+              chain: list[tuple[tuple[int, int], int]]) -> LogicStep:
+    words = []
+    for i, ((c, v), _) in enumerate(chain):
+        words.append(f"{s.name(c)}({v})")
+        if i < len(chain) - 1:
+            words.append("=" if i % 2 == 0 else "-")
+    (ca, x), (cd, y) = chain[0][0], chain[-1][0]
+    return _step(s, "AIC", elims, sorted({c for (c, _), _ in chain}), [],
+                 f"Alternating inference chain {' '.join(words)} (= strong, - weak): "
+                 f"{s.name(ca)} is {x} or {s.name(cd)} is {y}")
+
+
 # --- the table ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -642,6 +728,7 @@ TECHNIQUES: tuple[Technique, ...] = (
     Technique("X-Chain", "expert", x_chain),
     Technique("Jellyfish", "expert", _fish(4), 4),
     Technique("XY-Chain", "extreme", xy_chain),
+    Technique("AIC", "extreme", aic),
 )
 
 _TIER = {t.name: t.tier for t in TECHNIQUES}
