@@ -271,6 +271,12 @@ def test_article_puzzle_path() -> None:
     assert out.seconds < 1.0 and out.clock == "cpu"
 
 
+def test_max_steps_cuts_the_path_without_calling_it_guessing() -> None:
+    out = explain(Puzzle.from_string(ARTICLE), max_steps=3)
+    assert len(out.steps) == 3 and not out.solved and not out.stuck
+    assert out.rating == "easy" and out.stop_text == ""
+
+
 def test_hint_on_a_solved_grid_is_none() -> None:
     assert hint(Puzzle.from_string(ARTICLE_SOLUTION)) is None
 
@@ -283,6 +289,11 @@ def test_hint_on_a_solved_grid_is_none() -> None:
 def test_unusable_puzzles(line: str, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         explain(Puzzle.from_string(line))
+
+
+def test_bad_max_steps() -> None:
+    with pytest.raises(InvalidInputError, match="max_steps"):
+        explain(Puzzle.from_string(ARTICLE), max_steps=-1)
 
 
 def test_a_wrong_step_is_a_solver_error() -> None:
@@ -300,7 +311,7 @@ def test_guessing_puzzle_says_where_logic_stops() -> None:
     # The first of the forum's hardest (Sudoku Explainer > 11): no technique applies.
     p = Puzzle.from_string(GUESSING)
     out = explain(p)
-    assert not out.solved and out.rating == "guessing" and out.hardest is None
+    assert out.stuck and not out.solved and out.rating == "guessing" and out.hardest is None
     assert out.steps == () and hint(p) is None
     assert out.stop_text == (f"Logic stops here with 58 cells empty: none of the "
                              f"{len(TECHNIQUES)} techniques applies; the rest needs guessing "
@@ -310,8 +321,8 @@ def test_guessing_puzzle_says_where_logic_stops() -> None:
         "9      8      1345   | 7      2346   1234   | 12356  1236   3456")
 
 
-@pytest.mark.parametrize("box, givens", [(2, 6), (4, 180)])
-def test_other_box_sizes(box: int, givens: int) -> None:
+@pytest.mark.parametrize("box, givens", [(2, 6), (4, 180), (4, None)])
+def test_other_box_sizes(box: int, givens: int | None) -> None:
     from gameopt.sudoku import generate
 
     p = generate(box, givens, seed=3)

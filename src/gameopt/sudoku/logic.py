@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core import check_count
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.sudoku.exact import count_solutions
 from gameopt.sudoku.grid import Puzzle, cell_name
@@ -76,6 +77,11 @@ class Explanation:
         The puzzle's one solution (from the exact solver).
     seconds : float
         CPU seconds of the logical solve (the exact solve excluded).
+    techniques : tuple of str
+        The techniques tried, easiest first.
+    stuck : bool
+        True when the path ends because no technique applies (not solved, and not cut
+        short by ``max_steps``).
 
     An :class:`~gameopt.core.Outcome`: ``clock`` is ``"cpu"``, ``proven`` means solved by
     logic alone, ``bound`` is None.
@@ -88,6 +94,7 @@ class Explanation:
     solution: npt.NDArray[np.int8]
     seconds: float
     techniques: tuple[str, ...] = field(default=())
+    stuck: bool = False
 
     @property
     def solved(self) -> bool:
@@ -101,8 +108,11 @@ class Explanation:
 
     @property
     def rating(self) -> str:
-        """One of :data:`RATINGS`: the tier of the hardest step, or ``"guessing"``."""
-        if not self.solved:
+        """One of :data:`RATINGS`: the tier of the hardest step, or ``"guessing"``.
+
+        A path cut short by ``max_steps`` is rated by its steps so far (a lower bound).
+        """
+        if self.stuck:
             return "guessing"
         return max((s.tier for s in self.steps), key=TIERS.index, default="easy")
 
@@ -118,8 +128,8 @@ class Explanation:
 
     @property
     def stop_text(self) -> str:
-        """Where and why logic stops (empty when solved)."""
-        if self.solved:
+        """Where and why logic stops (empty unless :attr:`stuck`)."""
+        if not self.stuck:
             return ""
         return (f"Logic stops here with {self.empty} cells empty: none of the "
                 f"{len(self.techniques)} techniques applies; the rest needs guessing "
@@ -168,7 +178,8 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
     Raises
     ------
     InvalidInputError
-        If ``puzzle`` is not a Puzzle, or has no solution or several.
+        If ``puzzle`` is not a Puzzle, or has no solution or several, or ``max_steps`` is
+        not a whole number >= 0.
     SolverError
         If a step contradicts the solution (a bug in a technique; never shown).
 
@@ -180,20 +191,23 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
     """
     if not isinstance(puzzle, Puzzle):
         raise InvalidInputError(f"explain: expected a Puzzle, got {type(puzzle).__name__}")
+    max_steps = check_count(max_steps, "max_steps", minimum=0)
     solution = _solution(puzzle)
     techniques = list(applicable(puzzle.box))
     state = Candidates(puzzle.cells, puzzle.box)
     t0 = time.process_time()
     steps: list[LogicStep] = []
+    stuck = False
     while state.empty() and (max_steps is None or len(steps) < max_steps):
         step = next_step(state, techniques)
         if step is None:
+            stuck = True
             break
         _check(step, solution, puzzle)
         state.apply(step)
         steps.append(step)
     return Explanation(puzzle, tuple(steps), state.grid(), tuple(state.cands), solution,
-                       time.process_time() - t0, tuple(t.name for t in techniques))
+                       time.process_time() - t0, tuple(t.name for t in techniques), stuck)
 
 
 def hint(puzzle: Puzzle) -> LogicStep | None:
