@@ -51,6 +51,7 @@ from gameopt.sudoku.techniques import (
     LogicStep,
     Technique,
     applicable,
+    tier_of,
 )
 
 __all__ = ["RATINGS", "Explanation", "LogicStep", "explain", "format_candidates", "hint",
@@ -122,7 +123,7 @@ class Explanation:
         if not self.steps:
             return None
         top = max(TIERS.index(s.tier) for s in self.steps)
-        order = [t for t in self.techniques if TIERS.index(_tier(t)) == top]
+        order = [t for t in self.techniques if TIERS.index(tier_of(t)) == top]
         used = {s.technique for s in self.steps}
         return next(t for t in reversed(order) if t in used)
 
@@ -153,12 +154,6 @@ class Explanation:
                 "placements": sum(len(s.placements) for s in self.steps),
                 "eliminations": sum(len(s.eliminations) for s in self.steps),
                 "techniques": dict(Counter(s.technique for s in self.steps))}
-
-
-def _tier(name: str) -> str:
-    from gameopt.sudoku.techniques import tier_of
-
-    return tier_of(name)
 
 
 def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:

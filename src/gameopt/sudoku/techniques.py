@@ -31,7 +31,8 @@ import numpy.typing as npt
 
 from gameopt.sudoku.grid import cell_name, units
 
-__all__ = ["Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "tier_of"]
+__all__ = ["Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "applicable",
+           "tier_of"]
 
 #: Difficulty tiers, easiest first (a puzzle's rating is the tier of its hardest step).
 TIERS = ("easy", "medium", "hard", "expert", "extreme")
