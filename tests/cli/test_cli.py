@@ -108,3 +108,25 @@ def test_solve_file_prints_the_clock_and_keeps_lines(tmp_path, capsys) -> None: 
     assert main(["sudoku", "solve", ARTICLE, "--method", "evolution", "--seed", "1",
                  "--time-limit", "5", "-q"]) == 0
     assert " s cpu" in capsys.readouterr().out
+
+
+def test_sudoku_hint_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sudoku", "hint", ARTICLE]) == 0
+    assert capsys.readouterr().out == (
+        "r5c5 = 8: hidden single in box 5  [hidden single, easy]\n")
+    assert main(["sudoku", "explain", ARTICLE]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "argument: 54 empty cells" and out[1] == " 1. r5c5 = 8: hidden single in box 5"
+    assert SOLUTION_ROW1 in out and out[-1].startswith("rating: medium, hardest: box-line")
+
+
+def test_sudoku_explain_where_logic_stops(capsys: pytest.CaptureFixture[str]) -> None:
+    hard = "98.7.....7...8.9....6..5.7.4..3..7...9.....4...2.....1.3.8..4......1..5......6..2"
+    assert main(["sudoku", "explain", hard, "--candidates"]) == 0
+    out = capsys.readouterr().out
+    assert "Logic stops here with 58 cells empty" in out and "rating: guessing" in out
+    assert "9      8      1345   | 7      2346   1234   | 12356  1236   3456" in out
+    assert main(["sudoku", "hint", hard]) == 1
+    assert capsys.readouterr().out.startswith("no logical step: Logic stops here with 58")
+    assert main(["sudoku", "hint", "." * 20 + hard[20:]]) == 2
+    assert "several solutions" in capsys.readouterr().err

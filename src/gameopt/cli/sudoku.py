@@ -19,6 +19,7 @@ from gameopt.errors import InvalidInputError
 from gameopt.sudoku import (
     METHODS,
     SUDOKU_EVOLUTION,
+    Puzzle,
     format_grid,
     format_lines,
     load_puzzle_set,
@@ -55,6 +56,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--seed", type=int, default=None)
     g.add_argument("-o", "--output", default=None, help="write to this file (else stdout)")
     g.set_defaults(func=cmd_generate)
+
+    h = ss.add_parser("hint", help="the next logical step, with the technique's name")
+    h.add_argument("puzzle", metavar="PUZZLE")
+    h.set_defaults(func=cmd_hint)
+
+    e = ss.add_parser("explain", help="the whole logical path and a difficulty rating")
+    e.add_argument("puzzle", metavar="PUZZLE")
+    e.add_argument("--candidates", action="store_true",
+                   help="draw the candidates where logic stops (puzzles that need guessing)")
+    e.set_defaults(func=cmd_explain)
 
     b = ss.add_parser("bench", help="quick benchmark on the shared public puzzle sets")
     b.add_argument("--data", type=Path, default=None,
@@ -129,6 +140,51 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"wrote {len(lines)} puzzles to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _one_puzzle(arg: str) -> Puzzle:
+    puzzles = load_puzzle_set(arg)
+    if len(puzzles) != 1:
+        raise InvalidInputError(f"{arg}: expected one puzzle, got {len(puzzles)}")
+    return puzzles[0]
+
+
+def cmd_hint(args: argparse.Namespace) -> int:
+    from gameopt.sudoku import explain
+
+    puzzle = _one_puzzle(args.puzzle)
+    if puzzle.givens == puzzle.side ** 2:
+        print("the puzzle is already solved")
+        return 0
+    out = explain(puzzle, max_steps=1)
+    if not out.steps:
+        print(f"no logical step: {out.stop_text}")
+        return 1
+    step = out.steps[0]
+    print(f"{step.text}  [{step.technique}, {step.tier}]")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from gameopt.sudoku import explain, format_candidates
+
+    puzzle = _one_puzzle(args.puzzle)
+    out = explain(puzzle)
+    print(f"{puzzle.name or 'puzzle'}: {puzzle.side ** 2 - puzzle.givens} empty cells")
+    width = len(str(len(out.steps)))
+    for i, step in enumerate(out.steps, 1):
+        print(f"{i:>{width}}. {step.text}")
+    used = ", ".join(f"{name} x{k}" for name, k in out.stats["techniques"].items())
+    if out.solved:
+        print(format_grid(out.grid, puzzle.box))
+    else:
+        print(out.stop_text)
+        print(format_candidates(out.grid, out.candidates, puzzle.box) if args.candidates
+              else format_grid(out.grid, puzzle.box))
+    hardest = f", hardest: {out.hardest}" if out.hardest else ""
+    print(f"rating: {out.rating}{hardest} ({len(out.steps)} steps: {used or 'none'}; "
+          f"{out.seconds:.3f} s {out.clock})")
     return 0
 
 

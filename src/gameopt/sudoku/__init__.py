@@ -1,9 +1,10 @@
-"""Sudoku of any box size: combinatorial evolution, an exact solver, a CP-SAT cross-check.
+"""Sudoku of any box size: evolution, an exact solver, a CP-SAT cross-check, human logic.
 
 The face of the package::
 
     from gameopt.sudoku import Puzzle, solve, read_puzzle_set, solve_set
     res = solve(Puzzle.from_string(line), "exact")      # or "evolution", "cpsat"
+    print(hint(puzzle)); out = explain(puzzle)           # a person's next step, the path
 
 Grids, formats and the verifier load at once; the solvers (numba kernels, OR-Tools) load
 on first use of :func:`solve`, :func:`solve_set`, :func:`count_solutions` or
@@ -30,6 +31,14 @@ from gameopt.sudoku.verify import solution_problems, verify
 if TYPE_CHECKING:
     from gameopt.sudoku.exact import count_solutions
     from gameopt.sudoku.generator import generate
+    from gameopt.sudoku.logic import (
+        RATINGS,
+        Explanation,
+        LogicStep,
+        explain,
+        format_candidates,
+        hint,
+    )
     from gameopt.sudoku.methods import (
         METHOD_CLOCK,
         METHODS,
@@ -46,20 +55,28 @@ if TYPE_CHECKING:
 _LAZY = {**dict.fromkeys(["solve", "solve_set", "time_limit", "METHODS", "METHOD_CLOCK",
                           "SUDOKU_EVOLUTION", "SudokuSolution", "SetSolution", "warm"],
                          "methods"),
+         **dict.fromkeys(["explain", "hint", "Explanation", "LogicStep", "RATINGS",
+                          "format_candidates"], "logic"),
          "count_solutions": "exact", "generate": "generator"}
 
 __all__ = [
     "METHODS",
     "METHOD_CLOCK",
+    "RATINGS",
     "SUDOKU_EVOLUTION",
+    "Explanation",
+    "LogicStep",
     "Puzzle",
     "PuzzleSet",
     "SetSolution",
     "SudokuSolution",
     "count_solutions",
+    "explain",
+    "format_candidates",
     "format_grid",
     "format_lines",
     "generate",
+    "hint",
     "load_puzzle_arg",
     "load_puzzle_set",
     "parse_puzzle_set",
