@@ -28,6 +28,7 @@ def test_sudoku() -> None:
     _check(sudoku.solve(p, "exact"), proven=True)
     _check(sudoku.solve(p, "evolution", seed=1, limit=Limit(time=30, clock="cpu")))
     _check(sudoku.solve(p, "cpsat"), proven=True)
+    _check(sudoku.explain(p))
 
 
 def test_deck() -> None:

@@ -93,3 +93,18 @@ def test_pair_stats_show_the_run_and_its_clock(tmp_path, capsys) -> None:  # typ
     run(["pair", "result", db, "1", "--table", "2", "30", "34"], capsys)
     out = run(["pair", "pair", db, "--method", "slim", "--stats"], capsys)
     assert "round 2: slim, " in out and " s (cpu), not proven optimal (total " in out
+
+
+def test_pair_time_limit_on_the_cpu_clock(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    db = str(tmp_path / "t.sqlite")
+    run(["pair", "new", db, "--name", "T"], capsys)
+    for i in range(6):
+        run(["pair", "add", db, f"P{i}", "--id", f"{i + 1}"], capsys)
+    before = (tmp_path / "t.sqlite").read_bytes()
+    for bad in ("nan", "-1", "0"):
+        assert main(["pair", "pair", db, "--time-limit", bad]) == 2
+        err = capsys.readouterr().err
+        assert f"--time-limit {bad}" in err and len(err.strip().splitlines()) == 1
+    assert (tmp_path / "t.sqlite").read_bytes() == before
+    out = run(["pair", "pair", db, "--time-limit", "60", "--stats"], capsys)
+    assert "round 1: exact, " in out and " s (cpu), proven optimal" in out

@@ -243,3 +243,31 @@ def test_exact_total_is_the_matching_optimum() -> None:
     allowed[:n, n] = allowed[n, :n] = pc.bye_allowed
     pairs = min_weight_perfect_matching(cost, allowed, method="networkx")
     assert pair_round(ri).bound == sum(int(cost[u, v]) for u, v in pairs)
+
+
+# --------------------------------------------------------------------------------------
+# The run control: a budget for the whole call, never a partial pairing
+# --------------------------------------------------------------------------------------
+
+
+def test_pair_round_limit_stops_between_matchings_and_pairs_nothing() -> None:
+    from gameopt.core import Limit, StopFlag
+    from gameopt.errors import BudgetExhaustedError
+
+    ri = play_event(41, 4, seed=5)
+    flag = StopFlag()
+    flag.set()
+    with pytest.raises(BudgetExhaustedError,
+                       match=r"pair_round: stopped on request after the cost matrix "
+                             r"\(\d+\.\d\d s wall\); nothing paired"):
+        pair_round(ri, limit=Limit(stop=flag))
+    # a budget that is not reached changes nothing
+    assert pair_round(ri, limit=Limit(time=600)).tables == pair_round(ri).tables
+
+
+def test_pair_round_limit_takes_time_and_stop_only() -> None:
+    from gameopt.core import Limit
+
+    with pytest.raises(InvalidInputError, match=r"pair_round: a limit takes time and a stop "
+                                                r"flag only"):
+        pair_round(play_event(6, 1, seed=1), limit=Limit(nodes=10))

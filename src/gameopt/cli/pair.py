@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gameopt.core import Limit, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
 
@@ -49,6 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="show the run: CPU seconds, whether proven optimal, statistics")
     a.add_argument("--extra-round", action="store_true",
                    help="pair a round beyond the planned number of rounds")
+    a.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="give up (storing nothing) after S seconds of CPU time (the clock "
+                        "--stats reports); "
+                        "default: no limit")
     a.set_defaults(func=cmd_pair)
 
     a = ss.add_parser("unpair", help="remove the last paired round (while it has no result)")
@@ -190,10 +195,11 @@ def _half_points(text: str | None) -> int:
 def cmd_pair(args: argparse.Namespace) -> int:
     from gameopt.pairing import PenaltyParams, pair_round
 
+    limit = Limit(time=check_seconds(args.time_limit, "--time-limit"), clock="cpu")
     t = _open(args.file)
     params = PenaltyParams.from_toml(args.params) if args.params else None
     t.check_planned(t.next_round, extra_round=args.extra_round)
-    pairing = pair_round(t.round_input(), params, method=args.method)
+    pairing = pair_round(t.round_input(), params, method=args.method, limit=limit)
     t.store_pairing(pairing, extra_round=args.extra_round)
     players = t.players()
     print(formats.format_pairing(pairing, players, t.standings()), end="")

@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
+from gameopt.core.limit import Limit
+from gameopt.core.stop import StopRule
+from gameopt.errors import BudgetExhaustedError, InfeasibleError, InvalidInputError, SolverError
 from gameopt.pairing._slim_kernels import warm
 from gameopt.pairing.heuristics import naive_matching, slim_matching
 from gameopt.pairing.matching import (
@@ -63,7 +65,7 @@ def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, BoolMatrix, IntMatrix,
 
 
 def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
-               method: str = "exact") -> Pairing:
+               method: str = "exact", *, limit: Limit | None = None) -> Pairing:
     """Pair one round: the least-penalty pairing (PAPP's objective) or a comparison rule.
 
     Parameters
@@ -77,6 +79,11 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         reference; ``"slim"``: SLIM's greedy + swaps; ``"naive"``: top-down in rank order
         skipping rematches (the bye to the player :func:`~gameopt.pairing.penalties.pen_bye`
         prices lowest); ``"brute"``: enumeration, at most 12 players with the bye.
+    limit : Limit, optional
+        A budget for the whole call (time on its clock, default wall; an external stop
+        flag), checked between the matchings it solves (the cost matrix, each candidate
+        of the bye tier). A pairing is never cut short: when the budget runs out the call
+        raises and returns nothing. Nodes, depth and target have no meaning here.
 
     Returns
     -------
@@ -97,6 +104,8 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         Unknown method, duplicate or reserved player ids.
     InfeasibleError
         The forbidden pairs leave no pairing; the message names players left unpaired.
+    BudgetExhaustedError
+        ``limit`` ran out (or its stop flag was set) before the pairing was complete.
 
     Notes
     -----
@@ -122,18 +131,24 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     if method not in METHODS:
         raise InvalidInputError(f"pair_round: unknown method {method!r} "
                                 f"({', '.join(METHODS)})")
+    if limit is not None and (limit.nodes is not None or limit.depth is not None
+                              or limit.target is not None):
+        raise InvalidInputError("pair_round: a limit takes time and a stop flag only "
+                                f"(got {limit!r})")
     params = params or PenaltyParams()
     if method in ("exact", "slim"):
         warm()  # kernel load (or first compile) time is not the pairing's
+    rule = (limit or Limit()).start()
     start = time.process_time()
     pc = cost_matrix(round_input, params)
+    _check_budget(rule, "the cost matrix")
     players = pc.players
     n = len(players)
     cost, allowed, tie, scores = _field_matrices(pc)
     labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
     stats: dict[str, Any] = {"players": n}
     if cost.shape[0] > n and method in PROVEN_METHODS:
-        pairs = _match_bye_tier(method, cost, allowed, tie, scores, labels, pc, stats)
+        pairs = _match_bye_tier(method, cost, allowed, tie, scores, labels, pc, stats, rule)
     else:
         pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
     pairing = _pairing(round_input, params, pc, pairs, method)
@@ -189,9 +204,18 @@ def _is_legal(pairs: Pairs, pc: PairCosts) -> bool:
     return True
 
 
+def _check_budget(rule: StopRule, done: str) -> None:
+    """Raise when the caller's budget ran out (checked between whole matchings)."""
+    reason = rule.should_stop()
+    if reason is not None:
+        why = "by the time limit" if reason == "time" else "on request"
+        raise BudgetExhaustedError(f"pair_round: stopped {why} after {done} "
+                                   f"({rule.elapsed():.2f} s {rule.clock}); nothing paired")
+
+
 def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
                     scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
-                    stats: dict[str, Any]) -> Pairs:
+                    stats: dict[str, Any], rule: StopRule) -> Pairs:
     """The bye tier of an odd field: the least-penalty pairing that gives the bye to the
     first player of :func:`bye_order` for whom a legal pairing (no rematch, no second
     bye) exists; the unconstrained least-penalty pairing when no candidate has one.
@@ -206,6 +230,8 @@ def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntM
     free_stats: dict[str, Any] = {"players": n}
     tried = 0
     for k in bye_order(pc):
+        if tried:
+            _check_budget(rule, f"{tried} bye candidate{'s' if tried > 1 else ''}")
         if tried == 1 and free is None:
             free = _match(method, cost, allowed, tie, scores, labels, pc, free_stats)
             if not _is_legal(free, pc):

@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from gameopt.core import Limit
 from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.web import events as ev
 from gameopt.web._pairing import (
@@ -312,6 +313,10 @@ def penalties(request: Request, t: Tournament, slug: str, form: FormData) -> Res
     return redirect(f"/desk/{slug}", "penalties saved; they apply from the next pairing")
 
 
+#: Wall seconds one pairing request may take; past it nothing is stored and the page says so.
+PAIRING_BUDGET = 60.0
+
+
 @posted
 def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response:
     expect = int_field(form, "expect", "round", "pairing")
@@ -329,7 +334,8 @@ def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response
                                  "seconds (nothing changed)", status_code=503,
                                  headers={"Retry-After": "5"})
     try:
-        pairing = pair_round(t.round_input(), params, method=method)
+        pairing = pair_round(t.round_input(), params, method=method,
+                             limit=Limit(time=PAIRING_BUDGET, clock="wall"))
     finally:
         _PAIRING_SLOTS.release()
     t.store_pairing(pairing, extra_round=extra)
