@@ -164,7 +164,7 @@ class NBoardEngine:
                    "go": self._go, "hint": self._hint, "learn": self._learn}.get(cmd)
         if handler is None:
             return True  # unknown lines are ignored
-        self.wait_search()  # commands are taken in order: only ping interrupts a search
+        self.wait_search()  # in order; a search overtaken (see notice) is already stopping
         try:
             handler(line, args)
         except GameoptError as e:
