@@ -333,3 +333,24 @@ def test_child_process_bad_arguments_answer_readable_lines(client: Client) -> No
     ]
     assert not any(x in s for s in got for x in ("index out of range", "invalid literal"))
     assert client.close() == 0
+
+
+@pytest.mark.parametrize("line", ["ping 3", "quit", "go", "hint 2", "set game " + GGF,
+                                  "GO", "Set Game " + GGF])
+def test_noticing_a_command_that_overtakes_the_search_stops_it(line: str) -> None:
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle("set depth 40")
+    e.board = AFTER
+    e.notice("go")
+    e.handle("go")
+    time.sleep(0.3)
+    e.notice("set contempt 1")  # queued, does not overtake: the search goes on
+    time.sleep(0.3)
+    worker = e._worker
+    assert worker is not None and worker.is_alive()
+    t = time.monotonic()
+    e.notice(line)  # read behind the queued set contempt: stops the search now
+    worker.join(timeout=20)
+    assert not worker.is_alive() and time.monotonic() - t < 20
+    assert not any(s.startswith("===") for s in out)
