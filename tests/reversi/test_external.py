@@ -9,7 +9,7 @@ import pytest
 
 from gameopt.errors import BudgetExhaustedError, InvalidInputError, SolverError
 from gameopt.reversi.board import PASS, Board, parse_moves
-from gameopt.reversi.external import ExternalPlayer, NBoardClient
+from gameopt.reversi.external import ExternalPlayer, NBoardClient, parse_reply
 from gameopt.reversi.match import Player, parse_player, play_game, run_match
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "reversi" / "fake_nboard.py"
@@ -33,6 +33,44 @@ def test_moves_are_read_and_noise_skipped() -> None:
         assert client.name == "fake-again"  # a later ``set myname`` is taken
         assert client.play(BLACK_PASSES).move == PASS
     assert client.proc.returncode == 0  # it quit when asked
+
+
+@pytest.mark.parametrize("mode, line, numbers", [
+    ("edax", "=== {m} 0.00 0.0", (0.0, 0.0)),
+    ("bare", "=== {M}  ", (None, None)),
+    ("evalonly", "=== {m}/-1.50\t", (-1.5, None)),
+])
+def test_reply_forms_of_real_engines_are_read(mode: str, line: str,
+                                              numbers: tuple[float | None, float | None]
+                                              ) -> None:
+    """Edax 4.6 separates by spaces and names a pass PS; others send the move alone or
+    with an eval only, in upper case, with trailing blanks."""
+    board = Board.from_moves("f5d6")
+    first = board.legal_moves()[0]
+    with NBoardClient(fake(mode), depth=3, timeout=60) as client:
+        reply = client.play(Board.start(), parse_moves("f5d6"))
+        assert reply.move == first and (reply.eval, reply.seconds) == numbers
+        assert reply.line == line.format(m=first, M=str(first).upper())
+        assert client.play(BLACK_PASSES).move == PASS
+    assert client.proc.returncode == 0
+
+
+@pytest.mark.parametrize("line, move, numbers", [
+    ("=== c3/1.5/0.2", "c3", (1.5, 0.2)),
+    ("=== c3 1.5 0.2", "c3", (1.5, 0.2)),
+    ("  ===  C4\t-2 ", "c4", (-2.0, None)),
+    ("=== c6/x/nan", "c6", (None, None)),
+    ("=== C7 +0.00 12.5 extra", "c7", (0.0, 12.5)),
+])
+def test_parse_reply_forms(line: str, move: str, numbers: tuple[float | None, ...]) -> None:
+    reply = parse_reply(line, Board.from_moves("f5d6"), "engine 'x'")
+    assert (str(reply.move), reply.eval, reply.seconds) == (move, *numbers)
+
+
+@pytest.mark.parametrize("line", ["=== ", "===", "=== 0.5 c3", "== c3", "c3"])
+def test_parse_reply_without_a_move(line: str) -> None:
+    with pytest.raises(SolverError, match="engine 'x': cannot read a move from "):
+        parse_reply(line, Board.from_moves("f5d6"), "engine 'x'")
 
 
 @pytest.mark.parametrize("mode, error, message", [

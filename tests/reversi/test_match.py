@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,10 @@ def test_same_engine_both_colours_scores_exactly_half() -> None:
     res = run_match(Player("a", depth=2, end_empties=8), Player("b", depth=2, end_empties=8),
                     ops, workers=1)
     assert len(res.games) == 6 and [g.a_black for g in res.games] == [True, False] * 3
-    assert res.score == 0.5 and res.z == 0.0 and res.p_value == 1.0 and res.elo == 0.0
+    assert res.score == 0.5 and res.p_value == 1.0 and res.elo == 0.0
+    assert res.exact and math.isnan(res.z) and res.pentanomial == (0, 0, 3, 0, 0)
+    lo, hi = res.score_ci  # all pairs alike: an exact interval, never zero width
+    assert lo < 0.5 < hi and 0.5 - lo == pytest.approx(hi - 0.5)
     assert res.wins == res.losses
 
 
@@ -73,23 +77,107 @@ def _rec(a_black: bool, black_diff: int) -> GameRecord:
     return GameRecord("f5", a_black, (), black_diff)
 
 
+def _games(points: list[float]) -> list[GameRecord]:
+    """Pairs of games in which A scores ``points`` (0, 0.5, 1, 1.5, 2) per pair."""
+    one = {1.0: 2, 0.5: 0, 0.0: -2}  # A's points in one game -> A's disc difference
+    split = {0.0: (0.0, 0.0), 0.5: (0.5, 0.0), 1.0: (1.0, 0.0), 1.5: (1.0, 0.5),
+             2.0: (1.0, 1.0)}
+    out = []
+    for x in points:
+        first, second = split[x]
+        out += [_rec(True, one[first]), _rec(False, -one[second])]
+    return out
+
+
+def _fishtest(counts: list[int]) -> tuple[float, float, float]:
+    """Score and 95 % interval of the pentanomial model, computed apart: the pair score
+    fractions with their frequencies, the population variance, 1.96 standard errors."""
+    n = sum(counts)
+    freq = [c / n for c in counts]
+    outcomes = [0.0, 0.25, 0.5, 0.75, 1.0]
+    mu = sum(f * o for f, o in zip(freq, outcomes, strict=True))
+    var = sum(f * o * o for f, o in zip(freq, outcomes, strict=True)) - mu * mu
+    half = 1.96 * math.sqrt(var) / math.sqrt(n)
+    return mu, max(0.0, mu - half), min(1.0, mu + half)
+
+
 def test_stats_formulas() -> None:
     # pairs: A wins both (2), wins one (1), draws both (1), loses both (0)
     games = [_rec(True, 10), _rec(False, -4), _rec(True, 6), _rec(False, 2),
              _rec(True, 0), _rec(False, 0), _rec(True, -8), _rec(False, 8)]
     r = match_stats("A", "B", games)
     assert (r.wins, r.draws, r.losses) == (3, 2, 3)
+    assert r.pentanomial == (1, 0, 2, 0, 1) and not r.exact
     assert r.mean_diff == pytest.approx((10 + 4 + 6 - 2 + 0 + 0 - 8 - 8) / 8)
-    pts = [2.0, 1.0, 1.0, 0.0]
-    m = sum(pts) / 4
-    s = math.sqrt(sum((x - m) ** 2 for x in pts) / 3)
-    se = s / (2 * 2)
-    assert r.score == pytest.approx(m / 2)
-    assert r.score_ci == pytest.approx((m / 2 - 1.96 * se, m / 2 + 1.96 * se))
-    assert r.z == pytest.approx((m / 2 - 0.5) / se)
+    # by hand: pair fractions 1, .5, .5, 0; mean .5; variance (.25 + 0 + 0 + .25)/4
+    se = math.sqrt(0.125 / 4)
+    assert r.score == pytest.approx(0.5)
+    assert r.score_ci == pytest.approx((0.5 - 1.96 * se, 0.5 + 1.96 * se))
+    assert r.z == pytest.approx(0.0) and r.p_value == pytest.approx(1.0)
     assert r.elo == pytest.approx(0.0)
-    wins = match_stats("A", "B", [_rec(True, 2), _rec(False, -2)] * 3)
-    assert wins.score == 1.0 and wins.elo == math.inf and wins.p_value == 0.0
+    elo_hi = 400 * math.log10((0.5 + 1.96 * se) / (0.5 - 1.96 * se))
+    assert r.elo_ci == pytest.approx((-elo_hi, elo_hi))
+    assert f"Elo +0 (95% {-elo_hi:+.0f}..{elo_hi:+.0f})" in r.summary()
+    assert "pairs 0/0.5/1/1.5/2: 1 0 2 0 1" in r.summary()
+
+
+@pytest.mark.parametrize("counts", [[1, 3, 10, 5, 1], [0, 2, 7, 9, 6], [4, 0, 1, 0, 0],
+                                    [3, 5, 2, 0, 0]])
+def test_pentanomial_agrees_with_the_fishtest_formulas(counts: list[int]) -> None:
+    points = [k / 2 for k, c in enumerate(counts) for _ in range(c)]
+    r = match_stats("A", "B", _games(points))
+    mu, lo, hi = _fishtest(counts)
+    assert r.pentanomial == tuple(counts) and not r.exact
+    assert r.score == pytest.approx(mu) and r.score_ci == pytest.approx((lo, hi))
+    assert r.elo == pytest.approx(-400 * math.log10(1 / mu - 1))
+    z = (mu - 0.5) / ((mu - lo if lo > 0 else hi - mu) / 1.96)
+    assert r.z == pytest.approx(z)
+    assert r.p_value == pytest.approx(2 * (1 - statistics.NormalDist().cdf(abs(z))))
+    assert "inf" not in r.summary()
+
+
+def test_all_won_gives_a_lower_bound_and_says_the_sample_is_too_small() -> None:
+    for n, bound in [(3, 0.025 ** (1 / 3)), (20, 0.025 ** (1 / 20))]:
+        r = match_stats("A", "B", _games([2.0] * n))
+        # exact: n pairs all won have probability <= mean^n; 2.5 % at the bound
+        assert bound ** n == pytest.approx(0.025)
+        assert r.exact and r.score == 1.0 and r.score_ci == pytest.approx((bound, 1.0))
+        assert r.elo == math.inf and r.elo_ci[1] == math.inf
+        elo_lo = 400 * math.log10(bound / (1 - bound))
+        assert r.elo_ci[0] == pytest.approx(elo_lo)
+        assert r.p_value == pytest.approx(2 * 0.5 ** n)
+        text = r.summary()
+        assert (f"Elo > {elo_lo:+.0f} (95% lower bound; sample too small for an upper "
+                "bound)") in text and "inf" not in text
+    assert "Elo > +277 (95% lower bound" in match_stats("A", "B", _games([2.0] * 20)).summary()
+
+
+def test_all_lost_gives_an_upper_bound() -> None:
+    r = match_stats("A", "B", _games([0.0] * 5))
+    top = 1 - 0.025 ** (1 / 5)
+    assert r.score == 0.0 and r.score_ci == pytest.approx((0.0, top))
+    elo_hi = 400 * math.log10(top / (1 - top))
+    assert (f"Elo < {elo_hi:+.0f} (95% upper bound; sample too small for a lower bound)"
+            in r.summary())
+
+
+def test_all_pairs_alike_in_the_middle_never_give_a_zero_width_interval() -> None:
+    r = match_stats("A", "B", _games([1.5] * 4))  # every pair: a win and a draw
+    q = 1 - 0.025 ** (1 / 4)
+    assert r.exact and r.score == 0.75
+    assert r.score_ci == pytest.approx((0.75 * (1 - q), 0.75 + 0.25 * q))
+    assert r.p_value == pytest.approx(min(1.0, 2 * (0.5 / 0.75) ** 4))
+    assert "all 4 pairs alike, exact bounds" in r.summary() and "inf" not in r.summary()
+
+
+def test_near_sweep_with_normal_interval_reaching_100_percent_says_so() -> None:
+    r = match_stats("A", "B", _games([2.0, 2.0, 2.0, 1.5]))
+    mu, lo, hi = _fishtest([0, 0, 0, 1, 3])
+    assert hi == 1.0 and r.score_ci == pytest.approx((lo, 1.0)) and not r.exact
+    text = r.summary()
+    assert (f"Elo {400 * math.log10(mu / (1 - mu)):+.0f} (95% "
+            f"{400 * math.log10(lo / (1 - lo)):+.0f}..no upper bound: sample too small for "
+            "upper bound)") in text and "inf" not in text
 
 
 def test_bad_arguments() -> None:

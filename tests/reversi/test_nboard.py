@@ -190,3 +190,167 @@ def test_learn_without_a_book_says_so() -> None:
     e = NBoardEngine(out.append)
     e.handle("learn")
     assert out == ["status learn: no book (start the engine with --book FILE)", "learned"]
+
+
+@pytest.mark.parametrize("line, status", [
+    ("hint -3", "status error: hint: number of moves -3 outside 1..64"),
+    ("hint 0", "status error: hint: number of moves 0 outside 1..64"),
+    ("hint lots", "status error: hint: number of moves 'lots' is not a whole number (1..64)"),
+    ("set depth x", "status error: set depth: depth 'x' is not a whole number (1..60)"),
+    ("set depth", "status error: set depth: no depth given (a whole number 1..60)"),
+    ("set depth 99", "status error: set depth: depth 99 outside 1..60"),
+    ("set game", "status error: set game: no GGF game given"),
+    ("set game garbage", "status error: set game: game 1 (line 1): expected '(;' to start a "
+                         "game, found 'garbage'"),
+    ("set contempt", "status error: set contempt: no value given (a number of discs)"),
+    ("set contempt x", "status error: set contempt: 'x' is not a finite number"),
+    ("set contempt nan", "status error: set contempt: 'nan' is not a finite number"),
+    ("move", "status error: move: no move given (a square such as d3, or PA)"),
+    ("move z9", "status error: move: 'z9' is not a square (a1..h8)"),
+    ("move a1/0.5", "status error: move: a1 is not legal here"),
+    ("move PA", "status error: move: PA is not legal here"),
+    ("nboard two", "status error: nboard: protocol version 'two' is not a whole number "
+                   "(1..99)"),
+])
+def test_bad_arguments_answer_one_readable_status_line(line: str, status: str) -> None:
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle(line)
+    e.wait_search()
+    assert out == [status]
+    assert (e.depth, e.board, e.moves, e.contempt) == (8, Board.start(), [], 0.0)
+
+
+class Session:
+    """``nboard.run`` in this process, fed through a pipe; output lines in a queue."""
+
+    def __init__(self) -> None:
+        import os
+
+        from gameopt.reversi.nboard import run
+
+        r, w = os.pipe()
+        self.stdin = os.fdopen(r, "r")
+        self.pipe = os.fdopen(w, "w")
+        self.lines: queue.Queue[str] = queue.Queue()
+        session = self
+
+        class Out:
+            def write(self, text: str) -> None:
+                for line in text.splitlines():
+                    session.lines.put(line)
+
+            def flush(self) -> None:
+                pass
+
+        self.code: list[int] = []
+        self.thread = threading.Thread(
+            target=lambda: self.code.append(run(self.stdin, Out())), daemon=True)  # type: ignore[arg-type]
+        self.thread.start()
+
+    def send(self, *lines: str) -> None:
+        for line in lines:
+            self.pipe.write(line + "\n")
+        self.pipe.flush()
+
+    until = Client.until
+
+
+def test_set_then_ping_during_a_long_hint_are_answered_at_once() -> None:
+    """The GUI's pattern: ``set contempt`` then ``ping`` while a hint runs. The ping is read
+    behind the queued ``set`` and stops the hint at once (it took the whole hint before)."""
+    s = Session()
+    s.send("nboard 2", "set depth 40", "set game " + GGF, "hint 5")
+    s.until(lambda x: x.startswith("status gameopt is analysing"), timeout=60)
+    time.sleep(0.3)
+    t = time.monotonic()
+    s.send("set contempt 2", "ping 4")
+    got = s.until(lambda x: x.startswith("pong"), timeout=20)
+    assert time.monotonic() - t < 20
+    assert got[-1] == "pong 4" and not any(x.startswith(("search", "nodestats")) for x in got)
+    s.send("quit")
+    s.thread.join(timeout=20)
+    assert s.code == [0]
+
+
+def test_go_overtakes_a_running_hint() -> None:
+    """A new ``go`` stops the hint (which answers nothing more); the ``set depth`` queued
+    between them is taken, then the go answers at that depth."""
+    s = Session()
+    s.send("nboard 2", "set depth 40", "set game " + GGF, "hint 5")
+    s.until(lambda x: x.startswith("status gameopt is analysing"), timeout=60)
+    time.sleep(0.3)
+    s.send("set depth 2", "go")
+    got = s.until(lambda x: x.startswith("==="), timeout=30)
+    assert "set myname gameopt2" in got and not any(x.startswith("search") for x in got)
+    assert Move.from_str(got[-1].split()[1].split("/")[0]) in AFTER.legal_moves()
+    s.send("quit")
+    s.thread.join(timeout=20)
+    assert s.code == [0]
+
+
+def test_quit_during_a_deep_search_in_process() -> None:
+    s = Session()
+    s.send("nboard 2", "set depth 40", "set game " + GGF, "go")
+    s.until(lambda x: x.startswith("status gameopt is thinking"), timeout=60)
+    time.sleep(0.3)
+    s.send("set contempt 1", "quit")
+    s.thread.join(timeout=20)
+    assert not s.thread.is_alive() and s.code == [0]
+
+
+def test_child_process_set_and_ping_during_a_hint_then_quit_during_a_search(
+        client: Client) -> None:
+    client.send("nboard 2", "set depth 40", "set game " + GGF, "hint 3")
+    client.until(lambda s: s.startswith("status gameopt is analysing"))
+    time.sleep(0.5)
+    t = time.monotonic()
+    client.send("set contempt 1", "ping 5")
+    got = client.until(lambda s: s.startswith("pong"), timeout=20)
+    assert got[-1] == "pong 5" and not any(s.startswith("search") for s in got)
+    assert time.monotonic() - t < 20
+    client.send("go")
+    client.until(lambda s: s.startswith("status gameopt is thinking"))
+    time.sleep(0.5)
+    t = time.monotonic()
+    client.send("set contempt 2", "quit")
+    assert client.proc.wait(timeout=20) == 0
+    assert time.monotonic() - t < 20
+
+
+def test_child_process_bad_arguments_answer_readable_lines(client: Client) -> None:
+    client.send("nboard 2", "hint -3", "set depth x", "set", "set game garbage", "move z9",
+                "set contempt", "ping 1")
+    got = client.until(lambda s: s.startswith("pong"))
+    errors = [s for s in got if s.startswith("status error")]
+    assert errors == [
+        "status error: hint: number of moves -3 outside 1..64",
+        "status error: set depth: depth 'x' is not a whole number (1..60)",
+        "status error: set game: game 1 (line 1): expected '(;' to start a game, found "
+        "'garbage'",
+        "status error: move: 'z9' is not a square (a1..h8)",
+        "status error: set contempt: no value given (a number of discs)",
+    ]
+    assert not any(x in s for s in got for x in ("index out of range", "invalid literal"))
+    assert client.close() == 0
+
+
+@pytest.mark.parametrize("line", ["ping 3", "quit", "go", "hint 2", "set game " + GGF,
+                                  "GO", "Set Game " + GGF])
+def test_noticing_a_command_that_overtakes_the_search_stops_it(line: str) -> None:
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle("set depth 40")
+    e.board = AFTER
+    e.notice("go")
+    e.handle("go")
+    time.sleep(0.3)
+    e.notice("set contempt 1")  # queued, does not overtake: the search goes on
+    time.sleep(0.3)
+    worker = e._worker
+    assert worker is not None and worker.is_alive()
+    t = time.monotonic()
+    e.notice(line)  # read behind the queued set contempt: stops the search now
+    worker.join(timeout=20)
+    assert not worker.is_alive() and time.monotonic() - t < 20
+    assert not any(s.startswith("===") for s in out)

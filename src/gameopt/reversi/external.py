@@ -10,7 +10,8 @@ of the protocol (the engine's side is :mod:`gameopt.reversi.nboard`)::
     set depth D                    status ... / nodestats ... / search ...  (skipped)
     ping N                         pong N                 (stale pongs skipped)
     set game GGF
-    go                             === MOVE[/EVAL[/TIME]] (PA: a pass)
+    go                             === MOVE[/EVAL[/TIME]] (PA: a pass; spaces
+                                   instead of slashes, as Edax sends, are read too)
     quit
 
 Before every move request the whole game so far is sent as GGF (``set game``), then a
@@ -81,7 +82,13 @@ def _number(text: str) -> float | None:
 
 
 def parse_reply(line: str, board: Board, where: str) -> EngineReply:
-    """Read ``=== MOVE[/EVAL[/TIME]]`` and check the move is legal on ``board``.
+    """Read an engine's answer to ``go`` and check the move is legal on ``board``.
+
+    Accepted forms (what real engines send): ``=== MOVE/EVAL/TIME`` (Ntest, NBoard's own
+    spelling), ``=== MOVE EVAL TIME`` (Edax 4.6: ``=== d8 0.00 0.0``; the NBoard GUI turns
+    the spaces into slashes), ``=== MOVE`` alone, ``=== MOVE/EVAL`` or ``=== MOVE EVAL``,
+    the move in either case (``D8``, ``pa``, ``PS``), and spaces or tabs around any part.
+    An EVAL or TIME that is not a finite number is kept as ``None``.
 
     Raises
     ------
@@ -89,9 +96,10 @@ def parse_reply(line: str, board: Board, where: str) -> EngineReply:
         When no move can be read from the line, or the move is not legal (both quote the
         line, ``where`` names the engine).
     """
-    parts = line[3:].strip().split("/") if line.startswith("===") else [""]
+    body = line.strip()
+    parts = body[3:].replace("/", " ").split() if body.startswith("===") else []
     try:
-        move = Move.from_str(parts[0], "move")
+        move = Move.from_str(parts[0] if parts else "", "move")
     except InvalidInputError:
         raise SolverError(f"{where}: cannot read a move from {line!r}") from None
     legal = board.legal_moves()
@@ -271,7 +279,7 @@ class NBoardClient:
     def go(self, board: Board) -> EngineReply:
         """Ask for a move in the position last set (``board``, to check the answer)."""
         self.send("go")
-        line = self.expect(lambda s: s.startswith("=== "), "'=== MOVE' answer to go")
+        line = self.expect(lambda s: s.lstrip().startswith("==="), "'=== MOVE' answer to go")
         return parse_reply(line, board, self.where)
 
     def play(self, start: Board, moves: Sequence[Move] = ()) -> EngineReply:

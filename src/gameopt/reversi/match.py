@@ -15,18 +15,34 @@ Openings are made by the project (the idea behind the XOT set): random move sequ
 ``plies`` plies from the start, kept when a shallow search scores them within
 ``max_abs`` discs of 0.
 
-Statistics. Each opening gives a pair of games; engine A's points in the pair
-(win 1, draw ½, loss 0, summed over both games) are the unit of the test, since the two
-games share the opening. With ``n`` pairs, mean ``m`` and standard deviation ``s`` of the
-pair points, A's score fraction is ``p = m/2`` with standard error ``s/(2√n)``; the 95 %
-interval of ``p`` is ``p ± 1.96·se``, and Elo difference ``400·log10(p/(1-p))`` and its
-interval map that one through the same formula. The test of "A and B are equally strong"
-is the two-sided z test of ``p = ½`` (normal approximation; fine from some tens of pairs).
+Statistics: the pentanomial model, as chess engine testing frameworks (fishtest) use.
+Each opening gives a pair of games; engine A's points in the pair (win 1, draw ½, loss 0,
+summed over both games) are in {0, ½, 1, 1½, 2} and are the unit of the test, since the
+two games share the opening. With ``N`` pairs, ``n_k`` of them scoring ``k/2`` points,
+the pair score fraction ``x = k/4`` has mean ``p = Σ n_k·(k/4) / N`` (A's score) and
+variance ``v = Σ n_k·(k/4 - p)² / N``; the standard error of ``p`` is ``√(v/N)``, the
+95 % interval ``p ± 1.96·se`` (clipped to 0..1), the Elo difference
+``400·log10(p/(1-p))`` and its interval map that one through the same formula, and the
+test of "A and B are equally strong" is the two-sided z test of ``p = ½``.
+
+When every pair scored the same (all won, all lost, all split) the variance is 0 and the
+normal model would give a zero-width interval (and an infinite Elo for a clean sweep). The
+interval is then exact instead: if a fraction ``π`` of pairs could score otherwise, ``N``
+alike pairs have probability ``(1-π)^N``, so at 95 % (2.5 % each side, as Clopper and
+Pearson) ``π ≤ 1 - 0.025^(1/N)`` and ``p`` lies between ``x·(1-π)`` and ``x + π·(1-x)``;
+the p value is the exact bound ``2·(½/x)^N`` (Markov's inequality; ``x`` the pair score
+fraction, or ``1-x`` below ½). An Elo bound at 0 % or 100 % is infinite: the summary then
+says the sample is too small for it (``Elo > +277 (95 % lower bound; sample too small for
+an upper bound)`` after 20 pairs all won) rather than printing ``inf``.
 
 References
 ----------
 M. Buro, "Experiments with Multi-ProbCut and a New High-Quality Evaluation Function for
 Othello", NECI technical report, 1997 (paired-opening matches).
+Fishtest, the Stockfish testing framework, ``stat_util.py`` (pentanomial statistics of
+game pairs: mean and variance of the pair score, Elo and its 95 % interval).
+C. J. Clopper, E. S. Pearson, "The use of confidence or fiducial limits illustrated in the
+case of the binomial", Biometrika 26 (1934) (the exact bound for samples all alike).
 """
 
 from __future__ import annotations
@@ -55,7 +71,10 @@ from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
            "play_game", "run_match", "make_openings", "read_openings", "write_openings",
-           "match_stats"]
+           "match_stats", "pentanomial_stats", "PAIR_POINTS"]
+
+#: A's points in a pair of games (both colours of one opening): the pentanomial outcomes.
+PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 #: A seated player's turn: ``(start, moves so far with explicit passes, board now) -> move``.
 MoveFn = Callable[[Board, Sequence[Move], Board], Move]
@@ -239,7 +258,13 @@ def _game_job(job: tuple[Contestant, Contestant, str, bool]) -> GameRecord:
 
 @dataclass(frozen=True)
 class MatchResult:
-    """Games and statistics of A against B (see the module notes)."""
+    """Games and statistics of A against B (see the module notes).
+
+    ``pentanomial`` counts the pairs by A's points in them (0, ½, 1, 1½, 2). ``exact`` is
+    true when every pair scored alike and the interval and p value are the exact bounds
+    (``z`` is then NaN). ``elo`` and the bounds of ``elo_ci`` are ±inf when ``score`` or a
+    bound of ``score_ci`` is 0 or 1; :meth:`summary` says the sample is too small then.
+    """
 
     a: str
     b: str
@@ -248,20 +273,45 @@ class MatchResult:
     draws: int
     losses: int
     mean_diff: float
+    pentanomial: tuple[int, int, int, int, int]
     score: float
     score_ci: tuple[float, float]
     elo: float
     elo_ci: tuple[float, float]
     z: float
     p_value: float
+    exact: bool = False
+
+    def elo_text(self) -> str:
+        """The Elo estimate and its 95 % interval, saying which bound the sample is too
+        small to give instead of printing an infinite one."""
+        lo, hi = self.elo_ci
+        if not math.isfinite(self.elo):
+            if self.elo > 0:
+                return (f"Elo > {_fmt_elo(lo)} (95% lower bound; sample too small for an "
+                        "upper bound)")
+            return (f"Elo < {_fmt_elo(hi)} (95% upper bound; sample too small for a lower "
+                    "bound)")
+        text = (f"Elo {_fmt_elo(self.elo)} (95% "
+                f"{_fmt_elo(lo) if math.isfinite(lo) else 'no lower bound'}.."
+                f"{_fmt_elo(hi) if math.isfinite(hi) else 'no upper bound'}")
+        missing = [w for w, x in (("lower", lo), ("upper", hi)) if not math.isfinite(x)]
+        if missing:
+            text += f": sample too small for {' and '.join(missing)} bound"
+            text += "s" if len(missing) == 2 else ""
+        return text + ")"
 
     def summary(self) -> str:
-        lo, hi = self.elo_ci
+        n = len(self.games) // 2
+        alike = (f"; all {n} pairs alike, exact bounds" if self.exact else "")
+        test = (f"p <= {self.p_value:.3g} (exact bound)" if self.exact
+                else f"z {self.z:.2f}, p {self.p_value:.3g}")
         return (f"{self.a} vs {self.b}: {len(self.games)} games, +{self.wins} ={self.draws} "
-                f"-{self.losses}, score {100 * self.score:.1f}% "
-                f"(95% {100 * self.score_ci[0]:.1f}..{100 * self.score_ci[1]:.1f}), "
-                f"mean disc difference {self.mean_diff:+.2f}, Elo {_fmt_elo(self.elo)} "
-                f"(95% {_fmt_elo(lo)}..{_fmt_elo(hi)}), z {self.z:.2f}, p {self.p_value:.3g}")
+                f"-{self.losses}, pairs 0/0.5/1/1.5/2: "
+                f"{' '.join(str(c) for c in self.pentanomial)}, "
+                f"score {100 * self.score:.1f}% "
+                f"(95% {100 * self.score_ci[0]:.1f}..{100 * self.score_ci[1]:.1f}{alike}), "
+                f"mean disc difference {self.mean_diff:+.2f}, {self.elo_text()}, {test}")
 
 
 def _fmt_elo(x: float) -> str:
@@ -276,26 +326,40 @@ def _elo(p: float) -> float:
     return 400.0 * math.log10(p / (1.0 - p))
 
 
+def pentanomial_stats(counts: Sequence[int]) -> tuple[float, tuple[float, float], float,
+                                                       float, bool]:
+    """``(score, 95 % interval, z, p value, exact)`` from the pair counts (module notes).
+
+    ``counts[k]`` pairs scored ``k/2`` points (k = 0..4). O(1).
+    """
+    n = sum(counts)
+    xs = [k / 4 for k in range(5)]
+    p = sum(c * x for c, x in zip(counts, xs, strict=True)) / n
+    var = sum(c * (x - p) ** 2 for c, x in zip(counts, xs, strict=True)) / n
+    if sum(c > 0 for c in counts) > 1:  # the normal model over the pair scores
+        se = math.sqrt(var / n)
+        z = (p - 0.5) / se
+        ci = (max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se))
+        return p, ci, z, math.erfc(abs(z) / math.sqrt(2.0)), False
+    q = 1.0 - 0.025 ** (1.0 / n)  # all pairs alike: at most q of them could differ
+    far = max(p, 1.0 - p)
+    pval = min(1.0, 2.0 * (0.5 / far) ** n)
+    return p, (p * (1.0 - q), p + q * (1.0 - p)), math.nan, pval, True
+
+
 def match_stats(a: str, b: str, games: Sequence[GameRecord]) -> MatchResult:
     """Statistics of finished games (pairs are games sharing an opening, in order)."""
     if len(games) < 2 or len(games) % 2:
         raise InvalidInputError(f"match: {len(games)} games; need pairs (2 per opening)")
-    pts = [games[i].a_points + games[i + 1].a_points for i in range(0, len(games), 2)]
-    n = len(pts)
-    m = statistics.fmean(pts)
-    s = statistics.stdev(pts) if n > 1 else 0.0
-    p = m / 2.0
-    se = s / (2.0 * math.sqrt(n))
-    lo, hi = max(0.0, p - 1.96 * se), min(1.0, p + 1.96 * se)
-    if se > 0:
-        z = (p - 0.5) / se
-    else:
-        z = 0.0 if p == 0.5 else math.copysign(math.inf, p - 0.5)
-    pval = math.erfc(abs(z) / math.sqrt(2.0))
+    counts = [0] * 5
+    for i in range(0, len(games), 2):
+        counts[round(2 * (games[i].a_points + games[i + 1].a_points))] += 1
+    p, (lo, hi), z, pval, exact = pentanomial_stats(counts)
+    c0, c1, c2, c3, c4 = counts
     return MatchResult(a, b, tuple(games), sum(g.a_diff > 0 for g in games),
                        sum(g.a_diff == 0 for g in games), sum(g.a_diff < 0 for g in games),
-                       statistics.fmean(g.a_diff for g in games), p, (lo, hi), _elo(p),
-                       (_elo(lo), _elo(hi)), z, pval)
+                       statistics.fmean(g.a_diff for g in games), (c0, c1, c2, c3, c4), p,
+                       (lo, hi), _elo(p), (_elo(lo), _elo(hi)), z, pval, exact)
 
 
 def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,

@@ -1,8 +1,10 @@
 """The NBoard protocol (version 2): lets Othello GUIs and other programs drive the engine.
 
-One command per line on stdin, answers on stdout (each line flushed). Searches run on a
-worker thread so that ``ping`` can stop them: the kernels release the GIL and watch a stop
-flag (a :class:`gameopt.core.StopFlag` in the searches' :class:`~gameopt.core.Limit`).
+One command per line on stdin, answers on stdout (each line flushed). Input is read on its
+own thread and searches run on a worker thread; the kernels release the GIL and watch a
+stop flag (a :class:`gameopt.core.StopFlag` in the searches' :class:`~gameopt.core.Limit`),
+so a command that makes the running search moot stops it the moment it is read, whatever
+is queued before it.
 
 Commands handled (anything else is ignored, as the protocol asks):
 
@@ -13,7 +15,7 @@ Commands handled (anything else is ignored, as the protocol asks):
 ``set contempt C``   stored (draws are scored as 0 either way for now).
 ``move M[/E/T]``     play M (``PA`` passes) on the current position.
 ``go``               think, then answer ``=== M/EVAL/TIME`` (the position is not changed).
-``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves.
+``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves (N >= 1).
 ``ping N``           stop any search, then ``pong N``.
 ``learn``            with a book: add the current game (the ``set game`` line and the
                      moves since) to it and save it; then answer ``learned``.
@@ -27,10 +29,14 @@ searches at the book's eval depth, negamax backed up along the line) and writes 
 file atomically; it runs before the next command is read, so a ``ping`` waits for it.
 
 While thinking the engine sends ``status ...`` and ``nodestats NODES SECONDS`` lines.
-Commands are taken in order: one that arrives during a search waits for it to answer,
-except ``ping`` (and ``quit``), which stop it; a stopped search sends nothing more.
-Malformed arguments (a bad GGF, an illegal move, a depth that is not a number) are
-reported on a ``status`` line and leave the state unchanged.
+Commands are taken in order, and one that arrives during a search waits for it to answer,
+except that ``ping``, ``quit``, ``go``, ``hint`` and ``set game`` stop it as soon as they are
+read (:meth:`NBoardEngine.notice`), even behind other queued commands (a GUI sending
+``set contempt`` then ``ping`` during a hint gets its ``pong`` at once); a stopped search
+sends nothing more, and a search whose command is already overtaken is not started.
+Malformed arguments (a bad GGF, an illegal move, a depth or count that is not a number in
+range) are answered by one readable ``status error: CMD: ...`` line and leave the state
+unchanged.
 
 References
 ----------
@@ -39,6 +45,9 @@ C. Welty, "NBoard Protocol" (the NBoard GUI and the Ntest engine documentation).
 
 from __future__ import annotations
 
+import logging
+import math
+import queue
 import sys
 import threading
 from collections.abc import Callable
@@ -46,7 +55,7 @@ from pathlib import Path
 from typing import TextIO
 
 from gameopt.core import Limit, StopFlag
-from gameopt.errors import GameoptError
+from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
@@ -55,6 +64,29 @@ from gameopt.reversi.search import SearchResult, search, solve
 __all__ = ["NBoardEngine", "run"]
 
 NAME = "gameopt"
+logger = logging.getLogger(__name__)
+
+#: Commands that make a running search moot: read, they stop it at once.
+PREEMPT = frozenset({"ping", "quit", "go", "hint"})
+
+
+def _preempts(line: str) -> bool:
+    words = line.lower().split()
+    return bool(words) and (words[0] in PREEMPT or words[:2] == ["set", "game"])
+
+
+def _int_arg(cmd: str, args: list[str], i: int, what: str, lo: int, hi: int) -> int:
+    """``args[i]`` as a whole number in lo..hi, else InvalidInputError naming it."""
+    if len(args) <= i:
+        raise InvalidInputError(f"{cmd}: no {what} given (a whole number {lo}..{hi})")
+    try:
+        x = int(args[i])
+    except ValueError:
+        raise InvalidInputError(f"{cmd}: {what} {args[i]!r} is not a whole number "
+                                f"({lo}..{hi})") from None
+    if not lo <= x <= hi:
+        raise InvalidInputError(f"{cmd}: {what} {x} outside {lo}..{hi}")
+    return x
 
 
 class NBoardEngine:
@@ -90,6 +122,9 @@ class NBoardEngine:
         self._stop = StopFlag()
         self._worker: threading.Thread | None = None
         self._cancelled = False
+        self._seen = 0  # lines noticed by the reader (see notice)
+        self._handled = 0  # lines handled
+        self._overtaken_by = 0  # number of the last noticed line that stops searches
 
     # -- output -------------------------------------------------------------------------
     def say(self, line: str) -> None:
@@ -97,8 +132,23 @@ class NBoardEngine:
             self._write(line)
 
     # -- commands -----------------------------------------------------------------------
+    def notice(self, line: str) -> None:
+        """Called by the input reader as each line arrives, before it is queued for
+        :meth:`handle`: a line that makes the running search moot (``ping``, ``quit``,
+        ``go``, ``hint``, ``set game``) stops it now, and any search of a command queued
+        before it will not start. Lines must reach :meth:`handle` in the order noticed."""
+        with self._lock:
+            self._seen += 1
+            if _preempts(line):
+                self._overtaken_by = self._seen
+                if self._worker is not None:
+                    self._cancelled = True
+                    self._stop.set()
+
     def handle(self, line: str) -> bool:
         """Process one command line; False after ``quit``."""
+        with self._lock:
+            self._handled += 1
         words = line.split()
         if not words:
             return True
@@ -114,15 +164,20 @@ class NBoardEngine:
                    "go": self._go, "hint": self._hint, "learn": self._learn}.get(cmd)
         if handler is None:
             return True  # unknown lines are ignored
-        self.wait_search()  # commands are taken in order: only ping interrupts a search
+        self.wait_search()  # in order; a search overtaken (see notice) is already stopping
         try:
             handler(line, args)
-        except (GameoptError, ValueError, IndexError) as e:
-            self.say(f"status error: {cmd}: {e}".replace("\n", " "))
+        except GameoptError as e:
+            text = str(e)
+            text = text if text.lower().startswith(cmd) else f"{cmd}: {text}"
+            self.say(f"status error: {text}".replace("\n", " "))
+        except Exception as e:  # noqa: BLE001 - a bug must not end the GUI's session
+            logger.exception("nboard: %r failed", line)
+            self.say(f"status error: {cmd}: internal error ({type(e).__name__})")
         return True
 
     def _nboard(self, line: str, args: list[str]) -> None:
-        self.version = int(args[0]) if args else 0
+        self.version = _int_arg("nboard", args, 0, "protocol version", 1, 99) if args else 0
         self.say(f"set myname {NAME}")
         if self.version != 2:
             self.say(f"status NBoard protocol {self.version}: version 2 expected")
@@ -130,27 +185,36 @@ class NBoardEngine:
     def _set(self, line: str, args: list[str]) -> None:
         what = args[0].lower() if args else ""
         if what == "depth":
-            d = int(args[1])
-            if not 1 <= d <= 60:
-                raise ValueError(f"depth {d} outside 1..60")
+            d = _int_arg("set depth", args, 1, "depth", 1, 60)
             self.depth = d
             self.say(f"set myname {NAME}{d}")
         elif what == "game":
             text = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
+            if not text.strip():
+                raise InvalidInputError("set game: no GGF game given")
             games = parse_ggf(text, "set game")
             if not games:
-                raise ValueError("no game in the GGF text")
+                raise InvalidInputError(f"set game: no game in {text[:40]!r}")
             self.game_start, self.moves = games[0].start, list(games[0].moves)
             self.board = games[0].final_board()
         elif what == "contempt":
-            self.contempt = float(args[1])
+            if len(args) < 2:
+                raise InvalidInputError("set contempt: no value given (a number of discs)")
+            try:
+                c = float(args[1])
+            except ValueError:
+                c = math.nan
+            if not math.isfinite(c):
+                raise InvalidInputError(f"set contempt: {args[1]!r} is not a finite number")
+            self.contempt = c
 
     def _move(self, line: str, args: list[str]) -> None:
         if not args:
-            raise ValueError("no move given")
+            raise InvalidInputError("move: no move given (a square such as d3, or PA)")
         move = Move.from_str(args[0].split("/")[0], "move")
         if move not in self.board.legal_moves():
-            raise ValueError(f"{move} is not legal here")
+            raise InvalidInputError(f"move: {'PA' if move.is_pass else move} is not legal "
+                                    "here")
         self.board = self.board.play(move)
         self.moves.append(move)
 
@@ -169,7 +233,7 @@ class NBoardEngine:
         self._start(self._think_go)
 
     def _hint(self, line: str, args: list[str]) -> None:
-        n = max(1, int(args[0])) if args else 1
+        n = _int_arg("hint", args, 0, "number of moves", 1, 64) if args else 1
         self._start(lambda: self._think_hint(n))
 
     # -- searches -----------------------------------------------------------------------
@@ -183,10 +247,13 @@ class NBoardEngine:
         return search(board, Limit(depth=max(1, depth), stop=self._stop))
 
     def _start(self, job: Callable[[], None]) -> None:
-        self._stop.clear()
-        self._cancelled = False
-        self._worker = threading.Thread(target=self._guard(job), daemon=True)
-        self._worker.start()
+        with self._lock:
+            if self._overtaken_by > self._handled:
+                return  # a later command read already stops this search: do not start it
+            self._stop.clear()
+            self._cancelled = False
+            self._worker = threading.Thread(target=self._guard(job), daemon=True)
+            self._worker.start()
 
     def _guard(self, job: Callable[[], None]) -> Callable[[], None]:
         def body() -> None:
@@ -289,8 +356,22 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         out.flush()
 
     engine = NBoardEngine(write, book, book_path, learn_depth)
-    for line in stdin:
-        if not engine.handle(line.strip()):
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:  # on its own thread: a stopping command is seen while others wait
+        try:
+            for raw in stdin:
+                line = raw.strip()
+                engine.notice(line)
+                lines.put(line)
+                if line.lower().split()[:1] == ["quit"]:
+                    break
+        finally:
+            lines.put(None)
+
+    threading.Thread(target=read, daemon=True, name="nboard-input").start()
+    while (line := lines.get()) is not None:
+        if not engine.handle(line):
             return 0
     engine.wait_search()  # end of input: let the last search answer
     return 0

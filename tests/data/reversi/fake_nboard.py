@@ -5,6 +5,10 @@
 
 first    the first legal move (``PA`` when it must pass), after noise the client must skip
          (status, nodestats, search, a blank line, a stale pong, a second ``set myname``)
+edax     the first legal move as Edax 4.6 answers: ``=== d8 0.00 0.0`` (spaces, not
+         slashes), ``=== PS 0.00 0.0`` for a pass
+bare     the first legal move alone, upper case, trailing spaces: ``=== D8  ``
+evalonly the first legal move with an eval and no time: ``=== d8/-1.50\t``
 pass     always ``=== PA``
 illegal  the first empty square that is not a legal move
 garbage  ``=== zz/1.0``
@@ -27,6 +31,13 @@ def answer(mode: str, board: Board) -> list[str]:
         return ["status fake is thinking", "nodestats 12 0.01", f"search {m} 0.5 0 1", "",
                 "pong 999", "set myname fake-again", f"=== {'PA' if m.is_pass else m}/0.50/0.01",
                 "status"]
+    name = ("PS" if mode == "edax" else "PA") if legal[0].is_pass else str(legal[0])
+    if mode == "edax":
+        return ["status Edax is thinking", f"=== {name} 0.00 0.0", "status"]
+    if mode == "bare":
+        return [f"=== {name.upper()}  "]
+    if mode == "evalonly":
+        return [f"=== {name}/-1.50\t"]
     if mode == "pass":
         return ["=== PA"]
     if mode == "illegal":
