@@ -38,6 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--attribute-min", type=int, default=10)
     b.add_argument("--must", default="", metavar="ID,...", help="pieces that must be in")
     b.add_argument("--leader", type=int, default=None, metavar="ID")
+    b.add_argument("--forbid", action="append", default=[], metavar="A,B",
+                   help="two piece ids that may not be in one deck (a hard rule; repeat "
+                   "for more pairs). Prefer it to a huge negative score")
     b.add_argument("--char-limit", type=int, default=1)
     b.add_argument("--method", default="vds", choices=list(METHODS),
                    help=_method_help(list(METHODS)))
@@ -81,6 +84,13 @@ def _ids(text: str, flag: str) -> tuple[int, ...]:
         raise InvalidInputError(f"{flag} {text!r}: expected piece ids like 1001,1002") from None
 
 
+def _pair(text: str) -> tuple[int, int]:
+    ids = _ids(text, "--forbid")
+    if len(ids) != 2:
+        raise InvalidInputError(f"--forbid {text!r}: expected two piece ids like 1001,1002")
+    return ids[0], ids[1]
+
+
 def _limit(method: str, seconds: float | None) -> Limit:
     spec = METHODS[method]
     seconds = check_seconds(seconds, "--time-limit")
@@ -111,7 +121,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         pool, collection, scores = synthetic_data(args.synth_seed)
     rules = Rules(cost_cap=args.cost, char_limit=args.char_limit, attribute=args.attribute,
                   attribute_min=args.attribute_min if args.attribute else 0,
-                  must=_ids(args.must, "--must"), leader=args.leader)
+                  must=_ids(args.must, "--must"), leader=args.leader,
+                  forbid=tuple(_pair(text) for text in args.forbid))
     problem, ids = to_problem(pool, collection, rules, scores)
     progress = progress_for(args.quiet)
     try:

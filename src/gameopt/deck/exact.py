@@ -174,6 +174,8 @@ def _scaled(problem: DeckProblem, scale: int) -> tuple[npt.NDArray[np.int64],
     leader scores.
     """
     R = problem.R.astype(np.float64)
+    for i, j in problem.forbidden_pairs:  # a constraint in the model, not a penalty
+        R[i, j] = R[j, i] = 0.0
     Ri = np.rint(R * scale).astype(np.int64)
     np.fill_diagonal(Ri, 0)
     err_r = max(float((R - Ri / scale).max()), 0.0)
