@@ -123,7 +123,7 @@ def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | No
 def _raise_if_plainly_infeasible(p: DeckProblem, a: _Arrays) -> None:
     must = list(p.must)
     must_cost = int(a.cost[must].sum())
-    if must_cost > a.cap:
+    if must and must_cost > a.cap:
         raise InfeasibleError(f"rules: the must-include pieces alone cost {must_cost} "
                               f"> cap {a.cap}")
     if a.amin > p.size:

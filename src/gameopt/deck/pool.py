@@ -130,6 +130,8 @@ class Rules:
     def __post_init__(self) -> None:
         if self.size < 1:
             raise InvalidInputError(f"size: deck size {self.size} must be at least 1")
+        if self.cost_cap is not None and self.cost_cap < 0:
+            raise InvalidInputError(f"cost_cap: {self.cost_cap} must be at least 0")
         if self.char_limit < 1:
             raise InvalidInputError(f"char_limit: {self.char_limit} must be at least 1")
         for ch, lim in self.char_limits.items():

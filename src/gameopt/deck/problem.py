@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
 
-__all__ = ["MAX_SCORE", "DeckProblem", "check_scores", "deck_score"]
+__all__ = ["MAX_COST_CAP", "MAX_SCORE", "DeckProblem", "check_scores", "deck_score"]
 
 #: Scores of this magnitude or more are refused: float32 keeps 24 bits, so beside one
 #: of them every ordinary score is rounding noise; and below it no deck sum can reach
@@ -24,6 +24,8 @@ __all__ = ["MAX_SCORE", "DeckProblem", "check_scores", "deck_score"]
 #: 3e38 is refused here rather than printing "score inf". To keep two pieces apart use
 #: ``DeckProblem(forbidden_pairs=...)``, not a huge score.
 MAX_SCORE = 1e15
+#: The largest cost cap (costs are int32; the kernels' "no cap" is 2⁶²).
+MAX_COST_CAP = 2**31 - 1
 
 
 def check_scores(values: object, what: str, shape: tuple[int, ...] | None = None
@@ -145,6 +147,11 @@ class DeckProblem:
                 c = int(np.argmax(lim < 0))
                 raise InvalidInputError(f"char_limit: character {c} has limit {lim[c]}")
             object.__setattr__(self, "char_limit", lim)
+        if self.cost_cap is not None and not (
+                isinstance(self.cost_cap, int | np.integer)
+                and 0 <= self.cost_cap <= MAX_COST_CAP):
+            raise InvalidInputError(f"rules: cost cap {self.cost_cap!r}: expected a whole "
+                                    f"number 0..{MAX_COST_CAP}")
         if self.cost is not None and (self.cost < 0).any():
             i = int(np.argmax(self.cost < 0))
             raise InvalidInputError(f"cost: piece {i} has negative cost {self.cost[i]}")
