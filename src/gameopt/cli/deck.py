@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gameopt.cli.common import progress_for
-from gameopt.core.limit import Limit, check_seconds
+from gameopt.core.limit import Limit, check_count, check_finite, check_seconds
 from gameopt.core.table import format_table
+from gameopt.deck.problem import MAX_COST_CAP
 from gameopt.deck.solve import MDP_METHODS, METHODS
 from gameopt.errors import InvalidInputError
 
@@ -33,11 +34,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--collection", default=None, help="owned pieces CSV/JSON")
     b.add_argument("--scores", default=None, help="scores NPZ/CSV (default: learnt from the "
                                                    "synthetic deck corpus)")
-    b.add_argument("--cost", type=int, required=True, metavar="C", help="cost cap")
+    b.add_argument("--cost", required=True, metavar="C",
+                   help=f"cost cap, a whole number 0..{MAX_COST_CAP}")
     b.add_argument("--attribute", default=None, choices=["god", "demon", "dragon"])
     b.add_argument("--attribute-min", type=int, default=10)
     b.add_argument("--must", default="", metavar="ID,...", help="pieces that must be in")
     b.add_argument("--leader", type=int, default=None, metavar="ID")
+    b.add_argument("--forbid", action="append", default=[], metavar="A,B",
+                   help="two piece ids that may not be in one deck (a hard rule; repeat "
+                   "for more pairs). Prefer it to a huge negative score")
     b.add_argument("--char-limit", type=int, default=1)
     b.add_argument("--method", default="vds", choices=list(METHODS),
                    help=_method_help(list(METHODS)))
@@ -81,6 +86,27 @@ def _ids(text: str, flag: str) -> tuple[int, ...]:
         raise InvalidInputError(f"{flag} {text!r}: expected piece ids like 1001,1002") from None
 
 
+def _cost(text: str) -> int:
+    """``--cost`` as a whole number in 0..MAX_COST_CAP (``1e3`` is accepted)."""
+    try:
+        value: float = int(text)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise InvalidInputError(f"--cost {text!r}: expected a whole number") from None
+    cap = check_count(value, "--cost", minimum=0, maximum=MAX_COST_CAP)
+    assert cap is not None
+    return cap
+
+
+def _pair(text: str) -> tuple[int, int]:
+    ids = _ids(text, "--forbid")
+    if len(ids) != 2:
+        raise InvalidInputError(f"--forbid {text!r}: expected two piece ids like 1001,1002")
+    return ids[0], ids[1]
+
+
 def _limit(method: str, seconds: float | None) -> Limit:
     spec = METHODS[method]
     seconds = check_seconds(seconds, "--time-limit")
@@ -109,9 +135,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         pool, collection, scores = load_data(args.pool, args.collection, args.scores)
     else:
         pool, collection, scores = synthetic_data(args.synth_seed)
+    args.cost = _cost(args.cost)
     rules = Rules(cost_cap=args.cost, char_limit=args.char_limit, attribute=args.attribute,
                   attribute_min=args.attribute_min if args.attribute else 0,
-                  must=_ids(args.must, "--must"), leader=args.leader)
+                  must=_ids(args.must, "--must"), leader=args.leader,
+                  forbid=tuple(_pair(text) for text in args.forbid))
     problem, ids = to_problem(pool, collection, rules, scores)
     progress = progress_for(args.quiet)
     try:
@@ -177,7 +205,7 @@ def cmd_mdp(args: argparse.Namespace) -> int:
 
     problem = read_mdp(args.file)
     limit = Limit(time=check_seconds(args.time_limit, "--time-limit"), clock="cpu",
-                  target=args.target)
+                  target=check_finite(args.target, "--target"))
     progress = progress_for(args.quiet)
     try:
         r = solve_mdp(problem, args.method, limit=limit, seed=args.seed, progress=progress)

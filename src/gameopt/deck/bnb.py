@@ -208,6 +208,7 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     else:  # frame 0's node holds every open node; frame j < top covers frame j + 1
         top = int(st[TOP])
         ub = min(upper_bound(problem), max(score, float(fb[0] if top == 0 else fb[:top].max())))
+        ub = max(ub, score)  # rounding only: both bounds are valid and the deck keeps the rules
     cost = 0 if problem.cost is None else int(problem.cost[deck].sum())
     stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds}
     if not proven:

@@ -77,7 +77,9 @@ class _Arrays:
         lo, hi = p.r_range
         self.spread = hi - lo  # ≥ the off-diagonal spread
         self.rmin = min(lo, 0.0)  # ≤ every R entry
-        self.eps = 1e-7 * max(1.0, -lo, hi)
+        # Improvements below this are rounding: relative to a deck's score, not to
+        # max |R|, which one blocked pair (-1e9) would blow up to 100
+        self.eps = 1e-7 * p.score_scale
         self.stop_rule: StopRule | None = None  # the run's stop (the CP-SAT start's time)
         self.rules = RuleArrays(self.cost, self.cap, self.char, self.n_char, self.climit,
                                 self.attr, self.amin, self.locked, self.order)
@@ -121,7 +123,7 @@ def _completion(a: _Arrays, p: DeckProblem, chosen: list[int]) -> list[int] | No
 def _raise_if_plainly_infeasible(p: DeckProblem, a: _Arrays) -> None:
     must = list(p.must)
     must_cost = int(a.cost[must].sum())
-    if must_cost > a.cap:
+    if must and must_cost > a.cap:
         raise InfeasibleError(f"rules: the must-include pieces alone cost {must_cost} "
                               f"> cap {a.cap}")
     if a.amin > p.size:
@@ -163,8 +165,9 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     try:
         res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0)
     except InfeasibleError:
-        raise InfeasibleError("rules: no deck meets size, cost cap, character limit and "
-                              "attribute minimum together (proved by CP-SAT)") from None
+        raise InfeasibleError("rules: no deck meets size, cost cap, character limit, "
+                              "attribute minimum and forbidden pairs together (proved by "
+                              "CP-SAT)") from None
     except SolverError as e:
         raise SolverError(f"rules: no start deck: {e}") from None
     return [i for i in range(p.n) if res.value(x[i])]
@@ -358,7 +361,22 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     elif method != "greedy":
         best = _multistart(problem, a, best, best_score, restarts, seeds,
                            (depth if method == "vds" else 1, relax, width), rng, run)
+    if problem.forbidden_pairs and deck_problems(problem, best):
+        best = _without_forbidden(problem, a, method, depth, relax, width)
     return _result(problem, a, best, method, rule, stats)
+
+
+def _without_forbidden(p: DeckProblem, a: _Arrays, method: str, depth: int, relax: int,
+                       width: int) -> list[int]:
+    """A deck without a forbidden pair when the search ended with one: CP-SAT's
+    least-cost deck under every rule (or InfeasibleError, a proof), then one local search
+    from it. A forbidden pair costs more than any two decks' scores differ by, so an
+    improving move never brings one back."""
+    deck = _cpsat_start(p, a)
+    if method == "greedy":
+        return deck
+    out, _, _ = _run_ls(a, deck, depth if method == "vds" else 1, relax, width, None)
+    return [int(i) for i in out]
 
 
 def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | None,

@@ -25,7 +25,8 @@ def add_rule_constraints(model: cp_model.CpModel, problem: DeckProblem,
     """Add every rule of ``problem`` over the choice variables ``x``.
 
     One block per constraint family: size, must-include, cost cap, per-character limit
-    (only for characters with more pieces than their limit), attribute minimum.
+    (only for characters with more pieces than their limit), attribute minimum,
+    forbidden pairs.
     """
     # Size
     model.add(sum(x) == problem.size)
@@ -48,6 +49,9 @@ def add_rule_constraints(model: cp_model.CpModel, problem: DeckProblem,
         have = [x[int(i)] for i in np.flatnonzero(problem.attribute)] \
             if problem.attribute is not None else []
         model.add(sum(have) >= problem.attribute_min)
+    # Forbidden pairs
+    for i, j in problem.forbidden_pairs:
+        model.add(x[i] + x[j] <= 1)
 
 
 def build_start_model(problem: DeckProblem

@@ -39,6 +39,7 @@ from gameopt.ip.cpsat import solve
 __all__ = ["build_deck_model", "solve_exact", "upper_bound"]
 
 _HALVINGS = 64  # at most this many evaluations of the priced bound on full rows
+_LAMBDA_MAX = 1e6  # largest cost price tried, in units of a deck's score range per cost
 
 
 def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:
@@ -65,8 +66,11 @@ def upper_bound(problem: DeckProblem) -> float:
     ``λ·cap + Σ_must b(λ) + (top k-|must| others of b(λ))`` bounds every deck for every
     λ ≥ 0; λ starts at the price at which the relaxed solution on partner lists meets
     the cap (:func:`gameopt.deck._strength_kernel.cap_price`) and is halved while the
-    bound on full rows falls. The smaller of the two bounds is returned. Character
-    limits and the attribute minimum are not used.
+    bound on full rows falls. λ is capped where one unit of cost over the cap outweighs a
+    million times any deck's score range, and each priced value carries a rigorous
+    allowance for float64 rounding (:func:`_rounding`), so the result is valid however
+    tight the cap, down to the cheapest deck. The smaller of the two bounds is returned.
+    Character limits and the attribute minimum are not used.
 
     Parameters
     ----------
@@ -105,12 +109,24 @@ def _priced_bound(p: DeckProblem) -> float:
     lam = strength_kernel.cap_price(V, J, cost, leader, k, cap, is_must, 30)
     must = is_must.astype(bool)
     R = p.R.astype(np.float64)
+    r_max = float(np.abs(R).max())
+    l_max = float(np.abs(leader).max(initial=0.0))
+    # cap_price doubles its bracket up to 2⁶⁰ times when the partner lists never reach
+    # the cap (a cap at the cheapest deck): λ·cap then dwarfs the scores and float64
+    # cancellation leaves noise (λ = 2.8e18 gave -32768). Past this price one unit of
+    # cost over the cap outweighs a million times any deck's score range, so larger
+    # prices tighten nothing; every evaluation also adds its own rounding allowance.
+    lam = min(lam, _LAMBDA_MAX * (1.0 + (k - 1) * r_max + l_max)
+              / max(1.0, float(cost.min())))
+    c_max = float(cost.max())
 
     def priced(lam: float) -> float:
         A = R - (lam / (k - 1)) * cost[None, :]
         b = leader + 0.5 * (_top_row_sums(A, k - 1) - lam * cost)
         rest = np.sort(b[~must])[::-1][: k - int(must.sum())]
-        return float(lam * cap + b[must].sum() + rest.sum())
+        value = float(lam * cap + b[must].sum() + rest.sum())
+        return value + _rounding(lam * cap + k * l_max + 0.5 * k * (k - 1) * r_max
+                                 + k * lam * c_max, k)
 
     # The price comes from partner lists, which miss cheap partners and so overprice:
     # halve it while the (convex) bound on full rows keeps falling. Every value is valid.
@@ -124,6 +140,17 @@ def _priced_bound(p: DeckProblem) -> float:
         best = value
         lam *= 0.5
     return float(best)
+
+
+def _rounding(magnitude: float, k: int) -> float:
+    """A rigorous allowance for float64 rounding in one bound evaluation.
+
+    ``magnitude`` bounds Σ|terms| of the evaluation (λ·cap, the leader scores, the
+    priced row sums); each term goes through at most ``2k + 8`` roundings (the price,
+    the row sum of k-1 entries, the sum of k strengths), each off by at most one unit
+    in the last place, 2⁻⁵³ relative. Twice that is allowed.
+    """
+    return 2.0 * (2 * k + 8) * 2.0**-53 * magnitude
 
 
 def _bound(R: npt.NDArray[np.float64], L: npt.NDArray[np.float64] | None, size: int,
@@ -147,6 +174,8 @@ def _scaled(problem: DeckProblem, scale: int) -> tuple[npt.NDArray[np.int64],
     leader scores.
     """
     R = problem.R.astype(np.float64)
+    for i, j in problem.forbidden_pairs:  # a constraint in the model, not a penalty
+        R[i, j] = R[j, i] = 0.0
     Ri = np.rint(R * scale).astype(np.int64)
     np.fill_diagonal(Ri, 0)
     err_r = max(float((R - Ri / scale).max()), 0.0)

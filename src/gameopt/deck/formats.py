@@ -34,6 +34,7 @@ import gzip
 import io
 import json
 import math
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core.files import atomic_write_bytes, atomic_write_text, read_bytes, read_text
+from gameopt.core.files import (
+    MAX_FILE_BYTES,
+    atomic_write_bytes,
+    atomic_write_text,
+    read_bytes,
+    read_text,
+)
 from gameopt.deck.pool import ATTRIBUTES, POOL_FIELDS, Collection, Piece, Pool, Scores
-from gameopt.deck.problem import DeckProblem
+from gameopt.deck.problem import MAX_SCORE, DeckProblem
 from gameopt.errors import InvalidInputError
 
 __all__ = ["read_pool", "write_pool", "read_collection", "write_collection", "read_scores",
@@ -353,41 +360,130 @@ def write_decks(path: str | Path, decks: npt.ArrayLike) -> None:
 def read_mdp(path: str | Path) -> DeckProblem:
     """Read an MDPLIB file (``.txt`` or ``.txt.gz``) into a size-only DeckProblem.
 
+    The header ``n m`` needs whole numbers with ``2 ≤ n`` and ``1 ≤ m ≤ n``; then
+    exactly one line ``i j d`` per unordered pair (``n(n-1)/2`` lines), ``i ≠ j`` whole
+    numbers in ``0..n-1``, ``d`` finite and below
+    :data:`~gameopt.deck.problem.MAX_SCORE` in size. The declared size is checked
+    against the number of lines before the n×n matrix is allocated, and a ``.gz`` file
+    is decompressed to at most :data:`~gameopt.core.MAX_FILE_BYTES`.
+
     Raises
     ------
     InvalidInputError
-        Naming the file and line of a malformed header, pair or index; a missing or
-        unreadable file.
+        Naming the file and line: a missing or unreadable file, not gzip, not UTF-8
+        text, a malformed header, a pair line with other than 3 numbers, a fractional,
+        out-of-range or diagonal index, a pair given twice or missing, a bad score.
     """
     path = Path(path)
-    data = read_bytes(path, "MDP file")
+    what = "MDP file"
+    data = read_bytes(path, what)
     if path.suffix == ".gz":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as e:
-            raise InvalidInputError(f"MDP file {path}: not gzip ({e})") from None
-    f = io.StringIO(data.decode("utf-8", errors="replace"))
-    head = f.readline().split()
-    if len(head) != 2:
-        raise InvalidInputError(f"{path}:1: header {' '.join(head)!r} is not 'n m'")
-    try:
-        n, m = int(head[0]), int(head[1])
-    except ValueError:
-        raise InvalidInputError(f"{path}:1: header {' '.join(head)!r} is not 'n m'") from None
-    try:
-        pairs = np.loadtxt(f, dtype=np.float64, ndmin=2)
-    except ValueError as e:
-        raise InvalidInputError(f"{path}: bad pair line ({e})") from None
-    if pairs.shape[1] != 3:
-        raise InvalidInputError(f"{path}: pair lines need 3 fields, got {pairs.shape[1]}")
-    i, j = pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
-    bad = np.flatnonzero((i < 0) | (i >= n) | (j < 0) | (j >= n))
+        data = _gunzip(data, path, what)
+    text = _text(data, path, what)
+    head_line, _, body = text.partition("\n")
+    head = head_line.split()
+    if len(head) != 2 or not all(t.isdigit() and t.isascii() for t in head):
+        raise InvalidInputError(f"{path}:1: header {head_line[:40]!r} is not 'n m' (two "
+                                "whole numbers)")
+    n, m = int(head[0]), int(head[1])
+    if n < 2 or not 1 <= m <= n:
+        raise InvalidInputError(f"{path}:1: header 'n m' = {n} {m}: need n >= 2 and "
+                                "1 <= m <= n")
+    want = n * (n - 1) // 2
+    lines = body.count("\n") + 1  # an upper bound on the pair lines
+    if lines < want:
+        raise InvalidInputError(f"{path}: header declares n = {n} ({want} pair lines) but "
+                                f"the file holds at most {lines}")
+    pairs = _pair_lines(body, path)
+    if pairs.shape[0] != want:
+        raise InvalidInputError(f"{path}: {pairs.shape[0]} pair lines, header n = {n} "
+                                f"needs {want} (one per unordered pair)")
+    idx = pairs[:, :2]
+    bad = np.flatnonzero((idx != np.floor(idx)).any(axis=1))
     if bad.size:
-        raise InvalidInputError(f"{path}:{int(bad[0]) + 2}: index outside 0..{n - 1}")
+        t = int(bad[0])
+        raise InvalidInputError(f"{path}:{_line_of(body, t)}: index {_num(idx[t])} is not a "
+                                "whole number")
+    i, j = idx[:, 0].astype(np.int64), idx[:, 1].astype(np.int64)
+    for t in np.flatnonzero((i < 0) | (i >= n) | (j < 0) | (j >= n))[:1]:
+        raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: index outside 0..{n - 1} "
+                                f"({i[t]} {j[t]})")
+    for t in np.flatnonzero(i == j)[:1]:
+        raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: diagonal entry ({i[t]} "
+                                f"{j[t]}): pairs need two different elements")
+    key = np.minimum(i, j) * n + np.maximum(i, j)
+    order = np.argsort(key, kind="stable")
+    dup = np.flatnonzero(key[order][1:] == key[order][:-1])
+    if dup.size:  # as many lines as pairs, so a repeat means a missing pair too
+        t = int(order[dup[0] + 1])
+        raise InvalidInputError(f"{path}:{_line_of(body, t)}: pair ({i[t]} {j[t]}) given "
+                                "twice (so another pair is missing)")
+    d = pairs[:, 2]
+    for t in np.flatnonzero(~np.isfinite(d) | (np.abs(d) >= MAX_SCORE))[:1]:
+        raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: d = {d[t]:g}: scores must "
+                                f"be finite and below {MAX_SCORE:g} in size")
     R = np.zeros((n, n), np.float32)
     R[i, j] = pairs[:, 2]
     R[j, i] = pairs[:, 2]
-    return DeckProblem(R, m)
+    try:
+        return DeckProblem(R, m)
+    except InvalidInputError as e:
+        raise InvalidInputError(f"{path}: {e}") from None
+
+
+def _gunzip(data: bytes, path: Path, what: str) -> bytes:
+    """``data`` decompressed, at most MAX_FILE_BYTES (a gzip bomb is refused)."""
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+            out = f.read(MAX_FILE_BYTES + 1)
+    except (OSError, EOFError, zlib.error) as e:
+        raise InvalidInputError(f"{what} {path}: not gzip ({e})") from None
+    if len(out) > MAX_FILE_BYTES:
+        raise InvalidInputError(f"{what} {path}: more than {MAX_FILE_BYTES} bytes "
+                                "decompressed")
+    return out
+
+
+def _text(data: bytes, path: Path, what: str) -> str:
+    """``data`` as UTF-8 text with :func:`~gameopt.core.read_text`'s checks."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidInputError(f"{what} {path}: not utf-8 text (byte {e.start}: "
+                                f"{data[e.start:e.start + 1]!r})") from None
+    if "\x00" in text:
+        raise InvalidInputError(f"{what} {path}: not text (NUL byte at offset "
+                                f"{text.index(chr(0))})")
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _pair_lines(body: str, path: Path) -> npt.NDArray[np.float64]:
+    """The ``i j d`` lines as a float64 (lines, 3) array (blank lines skipped)."""
+    if not body.strip():
+        return np.zeros((0, 3))
+    try:
+        pairs = np.loadtxt(io.StringIO(body), dtype=np.float64, ndmin=2, comments=None)
+    except ValueError as e:
+        raise InvalidInputError(f"{path}: bad pair line ({str(e).splitlines()[0]})") from None
+    if pairs.shape[1] != 3:
+        raise InvalidInputError(f"{path}: pair lines need 3 fields (i j d), got "
+                                f"{pairs.shape[1]}")
+    return pairs
+
+
+def _line_of(body: str, t: int) -> int:
+    """The file line of pair line ``t`` (0-based, blank lines skipped; header is line 1)."""
+    seen = -1
+    for lineno, line in enumerate(body.split("\n"), 2):
+        if line.strip():
+            seen += 1
+            if seen == t:
+                return lineno
+    return 0
+
+
+def _num(v: npt.NDArray[np.float64]) -> str:
+    return " ".join(f"{x:g}" for x in v)
 
 
 def load_data(pool: str | Path, collection: str | Path, scores: str | Path

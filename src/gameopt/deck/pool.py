@@ -2,8 +2,8 @@
 
 A :class:`Pool` holds every piece kind of the game; a player's :class:`Collection` is the
 set of piece ids owned; :class:`Rules` fix the deck size, cost cap, per-character limit,
-attribute minimum, must-include pieces and leader; :class:`Scores` hold the relation
-matrix ``R`` (and optionally leader-conditioned scores) over a list of piece ids.
+attribute minimum, must-include pieces, leader and forbidden pairs; :class:`Scores` hold the
+relation matrix ``R`` (and optionally leader-conditioned scores) over a list of piece ids.
 :func:`to_problem` turns them into the array form :class:`~gameopt.deck.problem.DeckProblem`
 that every builder takes.
 
@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.deck.problem import DeckProblem
+from gameopt.deck.problem import DeckProblem, check_scores
 from gameopt.errors import InvalidInputError
 
 __all__ = ["PieceId", "ATTRIBUTES", "POOL_FIELDS", "Piece", "Pool", "Collection", "Rules",
@@ -113,6 +113,8 @@ class Rules:
     pieces of one character (evolved forms count as one character, leader included),
     ``char_limits`` overrides it per character id (``L_i``); ``attribute`` with
     ``attribute_min``: at least that many pieces (leader included) of that attribute.
+    ``forbid``: pairs of piece ids that may not be in one deck (a hard rule; with the
+    leader, the other piece is left out).
     """
 
     size: int = 16
@@ -123,10 +125,13 @@ class Rules:
     must: tuple[PieceId, ...] = ()
     leader: PieceId | None = None
     char_limits: dict[int, int] = field(default_factory=dict)
+    forbid: tuple[tuple[PieceId, PieceId], ...] = ()
 
     def __post_init__(self) -> None:
         if self.size < 1:
             raise InvalidInputError(f"size: deck size {self.size} must be at least 1")
+        if self.cost_cap is not None and self.cost_cap < 0:
+            raise InvalidInputError(f"cost_cap: {self.cost_cap} must be at least 0")
         if self.char_limit < 1:
             raise InvalidInputError(f"char_limit: {self.char_limit} must be at least 1")
         for ch, lim in self.char_limits.items():
@@ -142,6 +147,12 @@ class Rules:
             raise InvalidInputError("attribute_min: given without an attribute")
         if len(set(self.must)) != len(self.must):
             raise InvalidInputError(f"must: repeated ids in {self.must}")
+        for a, b in self.forbid:
+            if a == b:
+                raise InvalidInputError(f"forbid: piece {a} paired with itself")
+            if a in self.must and b in self.must:
+                raise InvalidInputError(f"forbid: must-include pieces {a} and {b} are a "
+                                        "forbidden pair")
 
     def limit_of(self, character: int) -> int:
         """The most pieces of ``character`` in a deck (leader included)."""
@@ -181,13 +192,7 @@ class Scores:
 
 
 def _check_matrix(M: Any, k: int, name: str, *, symmetric: bool) -> npt.NDArray[np.float32]:
-    A = np.asarray(M, dtype=np.float32)
-    if A.shape != (k, k):
-        raise InvalidInputError(f"{name}: matrix of shape {A.shape}, expected ({k}, {k})")
-    bad = ~np.isfinite(A)
-    if bad.any():
-        i, j = map(int, np.argwhere(bad)[0])
-        raise InvalidInputError(f"{name}: row {i}, column {j} is {A[i, j]}")
+    A = check_scores(M, name, (k, k))
     if symmetric:
         asym = ~np.isclose(A, A.T, atol=1e-5)
         if asym.any():
@@ -237,7 +242,8 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
     """
     collection.check(pool)
     owned = set(collection.owned)
-    for pid in (*rules.must, *(() if rules.leader is None else (rules.leader,))):
+    for pid in (*rules.must, *(() if rules.leader is None else (rules.leader,)),
+                *(x for pair in rules.forbid for x in pair)):
         if pid not in pool:
             raise InvalidInputError(f"rules: unknown piece id {pid}")
     lead = None if rules.leader is None else pool[rules.leader]
@@ -246,10 +252,17 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
     for pid in rules.must:
         if pid not in owned:
             raise InvalidInputError(f"must: piece {pid} is not in the collection")
+    # pieces forbidden with the leader
+    shunned = {b if a == rules.leader else a for a, b in rules.forbid
+               if rules.leader in (a, b)}
+    for pid in rules.must:
+        if pid in shunned:
+            raise InvalidInputError(f"forbid: must-include piece {pid} is forbidden with the "
+                                    f"leader {rules.leader}")
     cands = [pool[pid] for pid in collection.owned
-             if lead is None or (pid != lead.id and not (
+             if pid not in shunned and (lead is None or (pid != lead.id and not (
                  rules.limit_of(lead.character) == 1
-                 and pool[pid].character == lead.character))]
+                 and pool[pid].character == lead.character)))]
     ids = tuple(p.id for p in cands)
     pos = {pid: i for i, pid in enumerate(ids)}
     chars = {c: i for i, c in enumerate(dict.fromkeys(p.character for p in cands))}
@@ -280,7 +293,9 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
         attribute=(np.array([p.attribute == rules.attribute for p in cands], dtype=np.int8)
                    if rules.attribute is not None else None),
         attribute_min=attr_min, must=tuple(must), leader_scores=lscores,
-        names=tuple(p.name for p in cands))
+        names=tuple(p.name for p in cands),
+        forbidden_pairs=tuple((pos[a], pos[b]) for a, b in rules.forbid
+                              if a in pos and b in pos))
     return problem, ids
 
 

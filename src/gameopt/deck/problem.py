@@ -16,7 +16,42 @@ import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
 
-__all__ = ["DeckProblem", "deck_score"]
+__all__ = ["MAX_COST_CAP", "MAX_SCORE", "DeckProblem", "check_scores", "deck_score"]
+
+#: Scores of this magnitude or more are refused: float32 keeps 24 bits, so beside one
+#: of them every ordinary score is rounding noise; and below it no deck sum can reach
+#: float32's largest value (3.4e38 needs over 10¹¹ pieces in a deck), so a matrix of
+#: 3e38 is refused here rather than printing "score inf". To keep two pieces apart use
+#: ``DeckProblem(forbidden_pairs=...)``, not a huge score.
+MAX_SCORE = 1e15
+#: The largest cost cap (costs are int32; the kernels' "no cap" is 2⁶²).
+MAX_COST_CAP = 2**31 - 1
+
+
+def check_scores(values: object, what: str, shape: tuple[int, ...] | None = None
+                 ) -> npt.NDArray[np.float32]:
+    """``values`` as a float32 array of finite scores below :data:`MAX_SCORE`.
+
+    Raises
+    ------
+    InvalidInputError
+        Naming ``what`` (a field, a file and field) and the first bad entry: not
+        numbers (strings, objects), a wrong shape, NaN or ±inf, or ``|x| ≥ MAX_SCORE``.
+    """
+    A = np.asarray(values)
+    if A.dtype.kind not in "biuf":
+        raise InvalidInputError(f"{what}: holds {A.dtype} values, not numbers")
+    if shape is not None and A.shape != shape:
+        raise InvalidInputError(f"{what}: matrix of shape {A.shape}, expected {shape}")
+    A = A.astype(np.float64)
+    bad = ~np.isfinite(A) | (np.abs(A) >= MAX_SCORE)
+    if bad.any():
+        at = tuple(int(t) for t in np.argwhere(bad)[0])
+        where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"entry {at[0]}"
+        raise InvalidInputError(f"{what}: {where} is {A[at]:g}; scores must be "
+                                f"finite and below {MAX_SCORE:g} in size (to keep two "
+                                "pieces apart, forbid the pair)")
+    return np.ascontiguousarray(A, dtype=np.float32)
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,6 +82,19 @@ class DeckProblem:
         The fixed leader's score with each piece, added once per piece in the deck.
     names : tuple of str, optional
         For messages and output.
+    forbidden_pairs : tuple of (int, int)
+        Pairs of indices that may not both be in a deck: a hard rule that every method
+        keeps and :mod:`gameopt.deck.verify` checks. Stored as ``(i, j)`` with ``i < j``,
+        sorted. Inside ``R`` such a pair's score is replaced by ``-forbid_penalty``, a
+        penalty larger than the score range of every deck (so every search steers clear
+        of it and every bound stays valid); a deck that keeps the rules never holds one,
+        so its score is unaffected. Prefer this to a huge negative score.
+
+    Raises
+    ------
+    InvalidInputError
+        Not a square matrix, not symmetric, a score that is not finite or is at least
+        :data:`MAX_SCORE` in size, a bad rule.
     """
 
     R: npt.NDArray[np.float32]
@@ -60,22 +108,23 @@ class DeckProblem:
     must: tuple[int, ...] = ()
     leader_scores: npt.NDArray[np.float32] | None = None
     names: tuple[str, ...] = field(default=())
+    forbidden_pairs: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
-        R = np.ascontiguousarray(self.R, dtype=np.float32)
+        R = np.asarray(self.R)
         if R.ndim != 2 or R.shape[0] != R.shape[1]:
             raise InvalidInputError(f"scores: matrix of shape {R.shape} is not square")
         n = R.shape[0]
-        if not np.all(np.isfinite(R)):
-            i, j = map(int, np.argwhere(~np.isfinite(R))[0])
-            raise InvalidInputError(f"scores: R[{i}, {j}] is {R[i, j]}")
+        pairs = self._pairs(n)
+        R = check_scores(R, "scores: R").copy()
+        for i, j in pairs:  # the penalty of an earlier problem (dataclasses.replace)
+            R[i, j] = R[j, i] = 0.0
         if not np.allclose(R, R.T, atol=1e-5):
             i, j = map(int, np.argwhere(~np.isclose(R, R.T, atol=1e-5))[0])
             raise InvalidInputError(f"scores: not symmetric at row {i}, column {j} "
                                     f"({R[i, j]} vs {R[j, i]})")
         R = (R + R.T) * np.float32(0.5)  # exactly symmetric: kernels read rows for columns
         np.fill_diagonal(R, 0.0)
-        object.__setattr__(self, "R", R)
         if not 1 <= self.size <= n:
             raise InvalidInputError(f"rules: deck size {self.size} with {n} pieces")
         for name, dtype in (("cost", np.int32), ("character", np.int32), ("attribute", np.int8)):
@@ -98,24 +147,80 @@ class DeckProblem:
                 c = int(np.argmax(lim < 0))
                 raise InvalidInputError(f"char_limit: character {c} has limit {lim[c]}")
             object.__setattr__(self, "char_limit", lim)
+        if self.cost_cap is not None and not (
+                isinstance(self.cost_cap, int | np.integer)
+                and 0 <= self.cost_cap <= MAX_COST_CAP):
+            raise InvalidInputError(f"rules: cost cap {self.cost_cap!r}: expected a whole "
+                                    f"number 0..{MAX_COST_CAP}")
         if self.cost is not None and (self.cost < 0).any():
             i = int(np.argmax(self.cost < 0))
             raise InvalidInputError(f"cost: piece {i} has negative cost {self.cost[i]}")
+        l_max = 0.0
         if self.leader_scores is not None:
-            ls = np.ascontiguousarray(self.leader_scores, dtype=np.float32)
-            if ls.shape != (n,) or not np.all(np.isfinite(ls)):
-                raise InvalidInputError("leader scores: need n finite values")
+            ls = check_scores(self.leader_scores, "leader scores", (n,))
             object.__setattr__(self, "leader_scores", ls)
+            l_max = float(np.abs(ls).max(initial=0.0))
+        k = self.size
+        r_max = float(np.abs(R).max(initial=0.0))
+        reach = k * (k - 1) / 2 * r_max + k * l_max  # the most |score| of any deck
+        # A forbidden pair costs more than any two decks' scores differ by
+        penalty = 1.0 + 1.01 * 2 * reach
+        for i, j in pairs:
+            R[i, j] = R[j, i] = -penalty
+        object.__setattr__(self, "R", R)
+        object.__setattr__(self, "forbidden_pairs", pairs)
+        object.__setattr__(self, "forbid_penalty", penalty if pairs else 0.0)
         if len(set(self.must)) != len(self.must) or any(not 0 <= m < n for m in self.must):
             raise InvalidInputError(f"rules: must-include {self.must} has repeats or "
                                     f"indices outside 0..{n - 1}")
         if len(self.must) > self.size:
             raise InvalidInputError(f"rules: {len(self.must)} must-include pieces for a deck "
                                     f"of {self.size}")
+        must = set(self.must)
+        for i, j in self.forbidden_pairs:
+            if i in must and j in must:
+                raise InvalidInputError(f"rules: must-include pieces {i} and {j} are a "
+                                        "forbidden pair")
+
+    def _pairs(self, n: int) -> tuple[tuple[int, int], ...]:
+        """The forbidden pairs checked and normalised: ``(i, j)``, ``i < j``, sorted."""
+        out = set()
+        for pair in self.forbidden_pairs:
+            try:
+                i, j = (int(v) for v in pair)
+            except (TypeError, ValueError):
+                raise InvalidInputError(f"forbidden_pairs: {pair!r} is not a pair of "
+                                        "indices") from None
+            if not (0 <= i < n and 0 <= j < n) or i == j:
+                raise InvalidInputError(f"forbidden_pairs: ({i}, {j}) needs two different "
+                                        f"indices in 0..{n - 1}")
+            out.add((min(i, j), max(i, j)))
+        return tuple(sorted(out))
 
     @property
     def n(self) -> int:
         return int(self.R.shape[0])
+
+    #: The score given to a forbidden pair in ``R`` is minus this (0 without pairs).
+    forbid_penalty: float = field(init=False, repr=False, default=0.0)
+
+    @functools.cached_property
+    def score_scale(self) -> float:
+        """The size of a deck's score, for tolerances (at least 1).
+
+        ``size·(size-1)/2`` times the 99th percentile of ``|R|`` (off the diagonal, on a
+        fixed sample of at most 2¹⁶ entries) plus ``size`` times that of the leader
+        scores. One huge entry (a blocked pair) does not change it, so tolerances made
+        from it stay fine-grained; ``max |R|`` would not.
+        """
+        n, k = self.n, self.size
+        at = np.arange(0, n * n, max(1, n * n // 65536) | 1)  # odd step: rows differ
+        at = at[at % (n + 1) != 0]  # off the diagonal
+        vals = np.abs(self.R.ravel()[at])
+        q = float(np.quantile(vals, 0.99)) if len(vals) else 0.0
+        lq = (0.0 if self.leader_scores is None
+              else float(np.quantile(np.abs(self.leader_scores), 0.99)))
+        return max(1.0, k * (k - 1) / 2 * q + k * lq)
 
     @functools.cached_property
     def r_range(self) -> tuple[float, float]:

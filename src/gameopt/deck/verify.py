@@ -70,6 +70,11 @@ def deck_problems(problem: DeckProblem, deck: npt.ArrayLike) -> list[str]:
         if have < problem.attribute_min:
             out.append(f"attribute: {have} pieces with the attribute, "
                        f"{problem.attribute_min} required")
+    # Forbidden pairs
+    inset = set(items)
+    for i, j in problem.forbidden_pairs:
+        if i in inset and j in inset:
+            out.append(f"forbidden pair: {_name(problem, i)} and {_name(problem, j)}")
     # Must-include
     missing = [m for m in problem.must if m not in set(items)]
     if missing:
