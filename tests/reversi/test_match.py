@@ -190,3 +190,16 @@ def test_bad_arguments() -> None:
     assert Player.from_spec("end=10, depth=3", "A") == Player("A", depth=3, end_empties=10)
     with pytest.raises(InvalidInputError, match=r"only \d of 3"):
         make_openings(3, plies=2, seed=0, depth=1, max_abs=0.0, max_tries=1)
+
+
+def test_random_position_reaches_the_empties_with_a_move_to_play() -> None:
+    from gameopt.reversi.match import random_position
+
+    for seed in range(5):
+        b = random_position(18, seed=seed)
+        assert b.empties == 18 and b.moves_bitboard() != 0
+    assert random_position(30, seed=7) == random_position(30, seed=7)
+    assert len({random_position(40, seed=s) for s in range(6)}) > 1
+    for bad in (0, 60, 2.5):
+        with pytest.raises(InvalidInputError, match="random position: empties"):
+            random_position(bad, seed=0)  # type: ignore[arg-type]

@@ -157,3 +157,17 @@ def test_backup_labels_keep_exact_endings_and_back_up_searches() -> None:
     assert not np.array_equal(out.target[~exact], data.target[~exact])
     with pytest.raises(InvalidInputError, match="exact_empties"):
         backup_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))
+
+
+def test_train_data_concat_keeps_games_apart() -> None:
+    from gameopt.reversi.train import TrainData
+
+    def part(games: list[int], tag: str) -> TrainData:
+        k = len(games)
+        return TrainData(np.arange(k, dtype=np.uint64), np.arange(k, dtype=np.uint64) << 8,
+                         np.full(k, 1.0, np.float32), np.array(games, np.int32), {"t": tag})
+
+    joined = TrainData.concat([part([0, 0, 1], "a"), part([0, 2], "b"), part([], "c")])
+    assert list(joined.game) == [0, 0, 1, 2, 4] and len(joined) == 5
+    assert list(joined.player) == [0, 1, 2, 0, 1]
+    assert joined.meta == {"sources": [{"t": "a"}, {"t": "b"}, {"t": "c"}]}

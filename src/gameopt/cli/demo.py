@@ -81,23 +81,15 @@ def _go() -> bool:
 
 
 def _reversi(seed: int) -> bool:
-    import random
-
     from gameopt.core import Limit
     from gameopt.reversi import Board, perft, search, solve
+    from gameopt.reversi.match import random_position
 
     print("\n## Othello: perft, an exact endgame solve and a midgame search")
     start = Board.start()
     leaves = perft(start, 9)
     print(f"perft(9) from the start = {leaves:,} (standard: 3,005,288)")
-    rng = random.Random(seed)
-    b = start
-    while b.empties > 18 or not b.moves_bitboard():
-        moves = b.legal_moves()
-        if not moves:  # the game ended early: play again
-            b = start
-            continue
-        b = b.play(rng.choice(moves))
+    b = random_position(18, seed=seed)
     r = solve(b)
     print(b.draw(b.moves_bitboard()))
     print(f"exact: {r.move} scores {int(r.score):+d} for "

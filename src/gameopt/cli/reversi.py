@@ -408,21 +408,10 @@ def cmd_train_label(args: argparse.Namespace) -> int:
 
 
 def cmd_train_fit(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from gameopt.cli.common import progress_for
     from gameopt.reversi.train import TrainData, fit, read_data, write_weights
 
-    parts = [read_data(f) for f in args.data]
-    offset = 0
-    games = []
-    for d in parts:  # keep game ids distinct across files
-        games.append(d.game + offset)
-        offset += int(d.game.max(initial=-1)) + 1
-    data = TrainData(np.concatenate([d.player for d in parts]),
-                     np.concatenate([d.opponent for d in parts]),
-                     np.concatenate([d.target for d in parts]), np.concatenate(games),
-                     {"sources": [d.meta for d in parts]})
+    data = TrainData.concat([read_data(f) for f in args.data])
     t = time.perf_counter()
     w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed,
                  progress=progress_for(args.quiet))

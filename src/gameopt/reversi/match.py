@@ -426,6 +426,28 @@ def make_openings(count: int, plies: int = 8, *, seed: int | None = 0, depth: in
     return list(found)
 
 
+def random_position(empties: int, *, seed: int | None = 0) -> Board:
+    """A position with ``empties`` empty squares reached by uniformly random legal moves,
+    with a legal move for the side to move (a game that ends earlier is replayed).
+
+    Raises
+    ------
+    InvalidInputError
+        If ``empties`` is not in 1..59.
+    """
+    if isinstance(empties, bool) or not isinstance(empties, int) or not 1 <= empties <= 59:
+        raise InvalidInputError(f"random position: empties {empties!r}: expected 1..59")
+    rng = make_rng(seed)
+    board = Board.start()
+    while board.empties > empties or not board.moves_bitboard():
+        moves = board.legal_moves()
+        if not moves:  # the game ended before reaching ``empties``: play again
+            board = Board.start()
+            continue
+        board = board.play(moves[int(rng.integers(len(moves)))])
+    return board
+
+
 def write_openings(path: str | Path, openings: Sequence[str]) -> None:
     """One move list per line (atomic write)."""
     atomic_write_text(path, "".join(op + "\n" for op in openings))

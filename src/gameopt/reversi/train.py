@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,20 @@ class TrainData:
 
     def __len__(self) -> int:
         return int(self.player.shape[0])
+
+    @classmethod
+    def concat(cls, parts: Sequence[TrainData]) -> TrainData:
+        """The positions of ``parts`` in order, game ids kept distinct across parts, and
+        ``meta = {"sources": [each part's meta]}``."""
+        offset = 0
+        games = []
+        for d in parts:
+            games.append(d.game + offset)
+            offset += int(d.game.max(initial=-1)) + 1
+        return cls(np.concatenate([d.player for d in parts]),
+                   np.concatenate([d.opponent for d in parts]),
+                   np.concatenate([d.target for d in parts]), np.concatenate(games),
+                   {"sources": [d.meta for d in parts]})
 
     @property
     def empties(self) -> npt.NDArray[np.int64]:
