@@ -128,3 +128,19 @@ def test_priced_bound_is_valid_and_tighter_under_a_tight_cap(seed: int) -> None:
     L = p.leader_scores.astype(np.float64)
     assert priced < _bound(p.R.astype(np.float64), L, p.size, p.must)
     assert upper_bound(p) == pytest.approx(priced)
+
+
+def test_exact_with_mostly_negative_scores_equals_brute_force() -> None:
+    """The regression: the negative part's big-M was the top k - 1 of a row, but a piece
+    left out faces k chosen pieces, so CP-SAT penalised left-out pieces and proved
+    feasible instances "infeasible" (or a worse deck optimal)."""
+    from gameopt.deck import solve
+
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        R = rng.random((9, 9)) - 0.6
+        p = DeckProblem(((R + R.T) / 2).astype(np.float32), 3)
+        best = max(deck_score(p, d) for d in itertools.combinations(range(9), 3))
+        r = solve(p, "exact", seed=0)
+        assert r.proven and r.score == pytest.approx(best, abs=1e-6)
+        assert r.bound is not None and r.bound >= best - 1e-6

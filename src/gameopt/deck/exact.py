@@ -230,6 +230,9 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     Rp, Rm = np.maximum(Ri, 0), np.maximum(-Ri, 0)
     Mp = np.rint(_top_row_sums(Rp.astype(np.float64), k - 1)).astype(np.int64)
     Mm = np.rint(_top_row_sums(Rm.astype(np.float64), k - 1)).astype(np.int64)
+    # With x_i = 0 the deck holds k other pieces, so Σ_j R⁻_ij x_j can reach the top k
+    # of the row, not only the top k - 1: the big-M that frees u_i must be that larger sum
+    Mk = np.rint(_top_row_sums(Rm.astype(np.float64), min(k, n - 1))).astype(np.int64)
     model = cp_model.CpModel()
     model.name = "deck"
     x = choice_variables(model, problem)
@@ -247,7 +250,7 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
         row = np.flatnonzero(Rm[i])
         if len(row):
             model.add(u[i] >= sum(int(Rm[i, j]) * x[int(j)] for j in row)
-                      - int(Mm[i]) * (1 - x[i]))
+                      - int(Mk[i]) * (1 - x[i]))
         else:
             model.add(u[i] == 0)
     y = []
