@@ -20,12 +20,13 @@ from gameopt.core import Limit
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.ip import count_solutions as count_model_solutions
 from gameopt.sudoku.grid import Puzzle, cell_name, units
+from gameopt.sudoku.outcome import CountedOutcome
 
 __all__ = ["CpsatOutcome", "build_sudoku_model", "count_solutions"]
 
 
 @dataclass(frozen=True, eq=False)
-class CpsatOutcome:
+class CpsatOutcome(CountedOutcome):
     """What the CP-SAT cross-check found.
 
     Attributes
@@ -53,15 +54,6 @@ class CpsatOutcome:
     @property
     def clock(self) -> str:
         return "wall"
-
-    @property
-    def proven(self) -> bool:
-        """True when the count settles the question: one solution only, or none."""
-        return self.status in ("unique", "none")
-
-    @property
-    def bound(self) -> float | None:
-        return None
 
     @property
     def stats(self) -> dict[str, Any]:

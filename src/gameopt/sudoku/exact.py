@@ -28,6 +28,7 @@ import numpy.typing as npt
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku import _exact_kernel
 from gameopt.sudoku.grid import Puzzle
+from gameopt.sudoku.outcome import CountedOutcome
 
 __all__ = ["ExactOutcome", "STATUSES", "count_array", "count_many", "count_solutions",
            "solve_exact", "status_of", "warm"]
@@ -44,7 +45,7 @@ _MAX_LIMIT = 2 ** 62
 
 
 @dataclass(frozen=True, eq=False)
-class ExactOutcome:
+class ExactOutcome(CountedOutcome):
     """What the exact solver found for one puzzle.
 
     Attributes
@@ -78,15 +79,6 @@ class ExactOutcome:
     @property
     def clock(self) -> str:
         return "cpu"
-
-    @property
-    def proven(self) -> bool:
-        """True when the count settles the question: one solution only, or none."""
-        return self.status in ("unique", "none")
-
-    @property
-    def bound(self) -> float | None:
-        return None
 
     @property
     def stats(self) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.localsearch.evolution import EvolutionParams
 from gameopt.sudoku.grid import Puzzle, PuzzleSet
+from gameopt.sudoku.outcome import SETTLED, CountedOutcome
 from gameopt.sudoku.verify import failing_rows, solution_problems
 
 __all__ = ["METHODS", "METHOD_CLOCK", "SUDOKU_EVOLUTION", "SetSolution", "SudokuSolution",
@@ -41,7 +42,7 @@ SUDOKU_EVOLUTION = EvolutionParams(accept_equal=True)
 
 
 @dataclass(frozen=True)
-class SudokuSolution:
+class SudokuSolution(CountedOutcome):
     """What a solver says about a puzzle (an :class:`~gameopt.core.Outcome`).
 
     Attributes
@@ -76,16 +77,6 @@ class SudokuSolution:
     @property
     def solved(self) -> bool:
         return self.solution is not None
-
-    @property
-    def proven(self) -> bool:
-        """True when the answer is settled: a unique solution, or proven none."""
-        return self.status in ("unique", "none")
-
-    @property
-    def bound(self) -> float | None:
-        """None: Sudoku has no objective to bound."""
-        return None
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +119,7 @@ class SetSolution:
     @property
     def proven(self) -> bool:
         """True when every puzzle's answer is settled (unique or none)."""
-        return all(s in ("unique", "none") for s in self.status)
+        return all(s in SETTLED for s in self.status)
 
     @property
     def bound(self) -> float | None:
