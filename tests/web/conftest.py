@@ -12,7 +12,7 @@ import sys
 import time
 import urllib.request
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +143,33 @@ def event(desk: Desk) -> Desk:
     r = desk.pair()
     assert r.status_code == 200 and "round 1 paired (exact, total cost" in text(r)
     return desk
+
+
+#: Where browser tests save screenshots (``$GAMEOPT_ARTEFACTS``, default ``tests/artefacts/``).
+ARTEFACTS = Path(os.environ.get("GAMEOPT_ARTEFACTS")
+                 or Path(__file__).resolve().parents[1] / "artefacts") / "browser"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    data = tmp_path / "data"
+    data.mkdir()
+    proc, url, _ = start_server(data)
+    try:
+        yield url.rstrip("/"), data
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=10)
+
+
+@pytest.fixture
+def shots() -> Callable[[Any, str], None]:
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+
+    def shot(driver: Any, name: str) -> None:
+        height = driver.execute_script("return document.body.scrollHeight")
+        width = driver.get_window_size()["width"]
+        driver.set_window_size(width, min(max(height + 140, 600), 4000))
+        driver.save_screenshot(str(ARTEFACTS / f"{name}.png"))
+
+    return shot

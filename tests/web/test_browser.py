@@ -1,43 +1,23 @@
 """End to end in a real browser: a director runs a 12-player, 5-round event through the
-pages while a second browser watches the public page.
-
-Headless Debian ``chromium`` driven by its ``chromedriver`` (Selenium WebDriver; other
-paths through ``$GAMEOPT_CHROMIUM`` and ``$GAMEOPT_CHROMEDRIVER``); the test skips when
-either is absent. Screenshots go to ``$GAMEOPT_ARTEFACTS`` (default
-``tests/artefacts/``, git-ignored), under ``browser/``.
+pages while a second browser watches the public page (Chromium set-up in
+:mod:`tests.web.browser`).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from gameopt.pairing import Tournament
-from tests.web.conftest import start_server
-
-CHROMIUM = os.environ.get("GAMEOPT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = (os.environ.get("GAMEOPT_CHROMEDRIVER") or shutil.which("chromedriver")
-                or "/usr/bin/chromedriver")
-ARTEFACTS = Path(os.environ.get("GAMEOPT_ARTEFACTS")
-                 or Path(__file__).resolve().parents[1] / "artefacts") / "browser"
-
-if not (os.access(CHROMIUM, os.X_OK) and os.access(CHROMEDRIVER, os.X_OK)):
-    pytest.skip(f"needs Debian's chromium and chromium-driver (apt-get install chromium "
-                f"chromium-driver): {CHROMIUM} or {CHROMEDRIVER} not found",
-                allow_module_level=True)
-os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not download anything
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed")
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+from tests.web.browser import (  # skips this module without Chromium
+    By,
+    Select,
+    WebDriverException,
+    WebDriverWait,
+    make_driver,
+)
 
 PLAYERS = [("Ana Costa", "POR", 1850, "Lisbon"), ("Ben Okafor", "GBR", 1820, "Leeds"),
            ("Chen Wei", "CHN", 1990, "Beijing"), ("Dana Novak", "CZE", 1700, "Brno"),
@@ -45,49 +25,6 @@ PLAYERS = [("Ana Costa", "POR", 1850, "Lisbon"), ("Ben Okafor", "GBR", 1820, "Le
            ("Gita Rao", "IND", 1580, "Pune"), ("Hugo Lenz", "GER", 1760, "Bonn"),
            ("Ines Mota", "POR", 1690, "Porto"), ("Jan de Vries", "NED", 1880, "Delft"),
            ("Kofi Mensah", "GHA", 1530, "Accra"), ("Lea Martin", "FRA", 1910, "Paris")]
-
-
-def make_driver(downloads: Path, size: tuple[int, int] = (1280, 1000)) -> Any:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                f"--user-data-dir={tempfile.mkdtemp(prefix='gameopt-chromium-')}",
-                f"--window-size={size[0]},{size[1]}"):
-        options.add_argument(arg)
-    options.add_experimental_option("prefs", {
-        "download.default_directory": str(downloads), "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.implicitly_wait(5)  # elements of a page still loading
-    driver.execute_cdp_cmd("Page.setDownloadBehavior",
-                           {"behavior": "allow", "downloadPath": str(downloads)})
-    return driver
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    data = tmp_path / "data"
-    data.mkdir()
-    proc, url, _ = start_server(data)
-    try:
-        yield url.rstrip("/"), data
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=10)
-
-
-@pytest.fixture
-def shots() -> Callable[[Any, str], None]:
-    ARTEFACTS.mkdir(parents=True, exist_ok=True)
-
-    def shot(driver: Any, name: str) -> None:
-        height = driver.execute_script("return document.body.scrollHeight")
-        width = driver.get_window_size()["width"]
-        driver.set_window_size(width, min(max(height + 140, 600), 4000))
-        driver.save_screenshot(str(ARTEFACTS / f"{name}.png"))
-
-    return shot
 
 
 def discs(k: int, table: int) -> tuple[int, int]:
