@@ -1,4 +1,5 @@
-"""The web front end reaches the pairing system through one module only."""
+"""The web front end reaches each system through one module only (``_pairing.py``,
+``_reversi.py``)."""
 
 from __future__ import annotations
 
@@ -19,12 +20,15 @@ def system_imports(path: Path) -> list[str]:
             {"web", "errors", "core"}]
 
 
-def test_only_the_adapter_imports_the_pairing_package() -> None:
+ADAPTERS = {"_pairing.py": "pairing", "_reversi.py": "reversi"}
+
+
+def test_only_the_adapters_import_the_systems() -> None:
     found = {f.name: system_imports(f) for f in sorted(WEB.glob("*.py"))}
-    assert found["_pairing.py"], "the adapter imports the pairing names"
-    assert {name: mods for name, mods in found.items() if mods and name != "_pairing.py"} == {}
-    assert all(m == "gameopt.pairing" or m.startswith("gameopt.pairing.")
-               for m in found["_pairing.py"])
+    assert {name: mods for name, mods in found.items() if mods and name not in ADAPTERS} == {}
+    for name, system in ADAPTERS.items():
+        assert found[name], f"{name} imports the {system} names"
+        assert all(m.split(".")[1] == system for m in found[name]), found[name]
 
 
 def test_nothing_is_fetched_from_elsewhere() -> None:

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gameopt.errors import InvalidInputError
-from gameopt.web import desk, home
+from gameopt.web import desk, home, reversi_page
 from gameopt.web.common import (
     AUTH_COOKIE,
     BodyTooLarge,
@@ -203,6 +203,7 @@ def create_app(data_dir: str | Path, token: str | None = None, *,
         Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
         *desk.routes(),
+        *reversi_page.routes(),
         Mount("/static", StaticFiles(directory=_HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={
