@@ -15,6 +15,8 @@
   let hints = {};                           // square -> score of the last hint
   let ws = null, wsReady = null, busy = null;  // busy: the op running, or null
   let lines = [];
+  let replyFor = null;                      // the moves the engine's reply is for
+  let note = "";                            // what the last load said
 
   function el(name, attrs, parent) {
     const e = document.createElementNS(SVG, name);
@@ -41,6 +43,8 @@
     const legal = new Set(st.legal);
     const myTurn = !st.over && (human() === "" || st.side === human()) && !busyEngine();
     const last = lastMove();
+    svg.setAttribute("data-ply", String(st.moves.length));
+    svg.setAttribute("data-turn", st.over ? "over" : myTurn ? "you" : "engine");
     for (let s = 0; s < 64; s++) {
       const col = s % 8, row = Math.floor(s / 8), name = FILES[col] + (row + 1);
       const x = 20 + 50 * col, y = 20 + 50 * row;
@@ -51,24 +55,22 @@
       if (cell === "X" || cell === "O") {
         el("circle", {cx: x + 25, cy: y + 25, r: 20, fill: cell === "X" ? "#111" : "#f4f4f4",
                       stroke: "#333", "stroke-width": 1, "data-disc": cell,
-                      "data-square": name}, svg);
+                      "pointer-events": "none"}, svg);
         if (name === last) {
           el("circle", {cx: x + 25, cy: y + 25, r: 4, fill: "#d9534f"}, svg);
         }
       } else if (legal.has(name)) {
         sq.setAttribute("class", "square legal");
-        const dot = el("circle", {cx: x + 25, cy: y + 25, r: 6, class: "legal",
+        el("circle", {cx: x + 25, cy: y + 25, r: 6, class: "legal",
                                   fill: st.side === "X" ? "#0b1f16" : "#cfe9dc",
-                                  "fill-opacity": myTurn ? 0.7 : 0.25, "data-square": name}, svg);
+                                  "fill-opacity": myTurn ? 0.7 : 0.25, "pointer-events": "none"}, svg);
         if (name in hints) {
           const t = el("text", {x: x + 25, y: y + 44, "text-anchor": "middle",
-                                "font-size": 11, fill: "#fff", class: "legal hint-score",
-                                "data-square": name}, svg);
+                                "font-size": 11, fill: "#fff", class: "hint-score",
+                                "pointer-events": "none"}, svg);
           t.textContent = fmt(hints[name], 1);
         }
-        if (myTurn) {
-          for (const e of [sq, dot]) e.addEventListener("click", () => play(name));
-        }
+        if (myTurn) sq.addEventListener("click", () => play(name));
       }
     }
   }
@@ -84,9 +86,10 @@
 
   function render() {
     drawBoard();
-    $("status").textContent = `${st.status} · black ${st.black}, white ${st.white}` +
+    $("status").textContent = st.over ? st.status :
+      `${st.status} · black ${st.black}, white ${st.white}` +
       (busyEngine() ? " · the engine is thinking…" : "");
-    $("notice").textContent = st.notice || "";
+    $("notice").textContent = st.notice || note;
     $("moves").textContent = st.moves.length ? st.moves.join(" ") : "(no moves yet)";
     $("undo").disabled = st.moves.length === 0 || busyEngine();
     $("redo").disabled = redo.length === 0 || busyEngine();
@@ -128,6 +131,7 @@
   }
 
   async function setMoves(moves, keepRedo) {
+    note = "";
     try {
       const s = await api("/reversi/api/state", {start: st.start, moves: moves.join("")});
       if (!keepRedo) redo = [];
@@ -141,9 +145,15 @@
     const samePrefix = s.start === st.start &&
       s.moves.slice(0, st.moves.length).join() === st.moves.join();
     if (!samePrefix) points = {};
+    const moved = s.start !== st.start || s.moves.join() !== st.moves.join();
     st = s;
     hints = {};
     showError("error", "");
+    if (moved && busy === null) {  // what was shown was about another position
+      $("hint-table").hidden = true;
+      $("search-table").hidden = true;
+      $("solve-progress").textContent = "";
+    }
     for (const k in points) if (Number(k) > st.moves.length) delete points[k];
     render();
     maybeEngine();
@@ -183,8 +193,9 @@
       redo = [];
       points = {};
       st = Object.assign({}, st, {start: s.start, moves: []});
-      $("notice").textContent = `loaded a ${s.format}`;
       changed(s);
+      note = `loaded a ${s.format}`;
+      render();
     } catch (e) {
       showError("load-error", e.message);
     }
@@ -195,6 +206,7 @@
     const [kind, n] = $("level").value.split(":");
     const req = {op: "reply", start: st.start, moves: st.moves.join("")};
     req[kind] = Number(n);
+    replyFor = st.start + ":" + req.moves;
     send(req);
   }
 
@@ -236,8 +248,8 @@
     }
   }
 
-  function stopNow() {
-    if (busy !== null && busy !== "reply" && ws && ws.readyState === WebSocket.OPEN) {
+  function stopNow() {  // during the engine's reply: it plays its best move so far
+    if (busy !== null && ws && ws.readyState === WebSocket.OPEN) {
       ws.send(JSON.stringify({op: "stop"}));
     }
   }
@@ -255,6 +267,11 @@
     }
     if (m.type === "search") return searchLine(op, m);
     if (m.type === "solve") {
+      if (op === "reply") {
+        $("search-state").textContent = `the engine is solving the endgame: ${m.done}/${m.total} ` +
+          `moves, best so far ${fmt(m.score, 0)}`;
+        return;
+      }
       $("solve-progress").textContent = `root moves ${m.done}/${m.total} solved, best so far ` +
         `${fmt(m.score, 0)} (window ${m.window[0]}..${m.window[1]}), ` +
         `${m.nodes.toLocaleString()} nodes, ${m.nps.toLocaleString()} nodes/s`;
@@ -304,8 +321,10 @@
       `${(m.nps || 0).toLocaleString()} nodes/s`;
     busy = null;
     if (op === "reply") {
-      $("engine-note").textContent = `engine played ${m.move}: ${m.note}`;
       $("search-state").textContent = "";
+      if (replyFor !== st.start + ":" + st.moves.join("")) { render(); return; }  // moved on
+      $("engine-note").textContent = `engine played ${m.move}: ${m.note}` +
+        (m.stopped ? ` (stopped: ${m.why})` : "");
       setMoves(st.moves.concat([m.move]));
       return;
     }
