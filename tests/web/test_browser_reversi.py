@@ -87,7 +87,7 @@ def test_a_whole_game_against_level_1(server: tuple[str, Path], tmp_path: Path,
                 wait_turn(driver)
                 before = ply(driver)
                 driver.find_element(By.ID, "undo").click()
-                WebDriverWait(driver, 30).until(lambda d: ply(d) < before)
+                WebDriverWait(driver, 30).until(lambda d, n=before: ply(d) < n)
                 assert before - ply(driver) == 2  # my move and the engine's reply
                 undone = True
                 shots(driver, "reversi-02-after-undo")

@@ -18,6 +18,7 @@ with warnings.catch_warnings():
 from starlette.websockets import WebSocketDisconnect
 
 from gameopt.core import Limit
+from gameopt.errors import InvalidInputError
 from gameopt.reversi import Board, search, solve
 from gameopt.reversi.board import parse_moves
 from gameopt.reversi.files import parse_ggf
@@ -334,3 +335,15 @@ def test_another_sites_page_cannot_open_the_socket(client: TestClient) -> None:
     assert e.value.code == 1008
     with client.websocket_connect("/reversi/ws", headers={"origin": "http://testserver"}) as ws:
         assert ask(ws, {"op": "hint", "moves": OPENING, "depth": 1})[1]["type"] == "result"
+
+
+def test_the_pool_is_sized_from_the_environment() -> None:
+    limits = ReversiLimits.from_env({"GAMEOPT_REVERSI_SEARCHES": "4",
+                                     "GAMEOPT_REVERSI_WAITING": "0"})
+    assert (limits.searches, limits.waiting) == (4, 0)
+    assert ReversiLimits.from_env({}) == ReversiLimits()
+    with pytest.raises(InvalidInputError, match=r"\$GAMEOPT_REVERSI_SEARCHES 'many': "
+                                                r"expected a whole number 1..64"):
+        ReversiLimits.from_env({"GAMEOPT_REVERSI_SEARCHES": "many"})
+    with pytest.raises(InvalidInputError, match=r"\$GAMEOPT_REVERSI_SEARCHES 0"):
+        ReversiLimits.from_env({"GAMEOPT_REVERSI_SEARCHES": "0"})

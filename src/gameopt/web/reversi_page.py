@@ -37,10 +37,11 @@ import hmac
 import json
 import logging
 import math
+import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -51,7 +52,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketState
 
-from gameopt.core import Limit, Progress, StopFlag
+from gameopt.core import Limit, Progress, StopFlag, check_count
 from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.web._reversi import (
     BLACK,
@@ -69,7 +70,7 @@ from gameopt.web._reversi import (
 )
 from gameopt.web.common import AUTH_COOKIE, CSRF_COOKIE, SECURITY_HEADERS, auth_value, render
 
-__all__ = ["ReversiLimits", "routes", "OPS"]
+__all__ = ["ReversiLimits", "routes", "OPS", "SEARCHES_ENV", "WAITING_ENV"]
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,9 @@ log = logging.getLogger(__name__)
 OPS = ("reply", "hint", "analyse", "solve", "graph", "stop")
 #: Longest pasted text (characters): a long GGF game fits many times.
 MAX_TEXT = 100_000
+#: Environment read by :meth:`ReversiLimits.from_env`.
+SEARCHES_ENV = "GAMEOPT_REVERSI_SEARCHES"
+WAITING_ENV = "GAMEOPT_REVERSI_WAITING"
 
 
 @dataclass(frozen=True)
@@ -111,6 +115,25 @@ class ReversiLimits:
                 or not 0 < self.max_seconds <= 3600 or not 1 <= self.max_solve_empties <= 60 \
                 or not 1 <= self.max_graph_depth <= self.max_depth:
             raise InvalidInputError(f"Othello page limits {self}: out of range")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> ReversiLimits:
+        """The defaults, with ``$GAMEOPT_REVERSI_SEARCHES`` and ``$GAMEOPT_REVERSI_WAITING``
+        when set (how ``gameopt serve`` is tuned to a machine)."""
+        kw: dict[str, int] = {}
+        for name, var in (("searches", SEARCHES_ENV), ("waiting", WAITING_ENV)):
+            raw = env.get(var, "").strip()
+            if raw:
+                lo = 1 if name == "searches" else 0
+                try:
+                    value = int(raw)
+                except ValueError:
+                    raise InvalidInputError(f"${var} {raw!r}: expected a whole number "
+                                            f"{lo}..64") from None
+                n = check_count(value, f"${var}", minimum=lo, maximum=64)
+                assert n is not None
+                kw[name] = n
+        return cls(**kw)
 
 
 class Refused(Exception):
@@ -753,7 +776,7 @@ def _socket(engine: Engine) -> Callable[[WebSocket], Any]:
 
 def routes(limits: ReversiLimits | None = None) -> list[BaseRoute]:
     """The Othello page's routes, sharing one search pool under ``limits``."""
-    engine = Engine(limits or ReversiLimits())
+    engine = Engine(limits or ReversiLimits.from_env(os.environ))
     return [
         Route("/reversi", _page(engine)),
         Route("/reversi/api/state", api_state, methods=["POST"]),

@@ -130,18 +130,18 @@
     return data;
   }
 
-  async function setMoves(moves, keepRedo) {
+  async function setMoves(moves, keepRedo, fresh) {
     note = "";
     try {
       const s = await api("/reversi/api/state", {start: st.start, moves: moves.join("")});
       if (!keepRedo) redo = [];
-      changed(s);
+      changed(s, fresh);
     } catch (e) {
       showError("error", e.message);
     }
   }
 
-  function changed(s) {
+  function changed(s, fresh) {
     const samePrefix = s.start === st.start &&
       s.moves.slice(0, st.moves.length).join() === st.moves.join();
     if (!samePrefix) points = {};
@@ -149,7 +149,8 @@
     st = s;
     hints = {};
     showError("error", "");
-    if (moved && busy === null) {  // what was shown was about another position
+    if (fresh) $("engine-note").textContent = "";
+    if ((moved || fresh) && busy === null) {  // what was shown was about another position
       $("hint-table").hidden = true;
       $("search-table").hidden = true;
       $("solve-progress").textContent = "";
@@ -183,7 +184,7 @@
     stopNow();
     st = Object.assign({}, st, {start: ""});
     points = {};
-    setMoves([]);
+    setMoves([], false, true);
   }
 
   async function load() {
@@ -193,7 +194,7 @@
       redo = [];
       points = {};
       st = Object.assign({}, st, {start: s.start, moves: []});
-      changed(s);
+      changed(s, true);
       note = `loaded a ${s.format}`;
       render();
     } catch (e) {
