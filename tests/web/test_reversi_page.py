@@ -3,6 +3,7 @@ and every search over the WebSocket (lines, answers, caps, stop, a client that l
 
 from __future__ import annotations
 
+import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -17,12 +18,12 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from gameopt.core import Limit
+from gameopt.core import Limit, StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import Board, search, solve
 from gameopt.reversi.board import parse_moves
 from gameopt.reversi.files import parse_ggf
-from gameopt.web.reversi_page import ReversiLimits, routes
+from gameopt.web.reversi_page import ReversiLimits, Turns, routes
 from tests.web.conftest import make_client, text
 
 OPENING = "f5d6c3d3c4f4f6f3e6e7"
@@ -318,7 +319,7 @@ def test_over_the_concurrency_cap_a_search_gets_503(small: TestClient) -> None:
         a.send_json({"op": "analyse", "moves": "f5", "depth": 20})
         assert a.receive_json()["type"] == "search"
         _, refused = ask(b, {"op": "hint", "moves": "f5", "depth": 2})
-        assert refused["status"] == 503 and "the server is busy: 1 searches running" in \
+        assert refused["status"] == 503 and "the server is busy: 1 searches in progress" in \
             refused["message"]
         a.send_json({"op": "stop"})
         while a.receive_json()["type"] != "result":
@@ -347,3 +348,31 @@ def test_the_pool_is_sized_from_the_environment() -> None:
         ReversiLimits.from_env({"GAMEOPT_REVERSI_SEARCHES": "many"})
     with pytest.raises(InvalidInputError, match=r"\$GAMEOPT_REVERSI_SEARCHES 0"):
         ReversiLimits.from_env({"GAMEOPT_REVERSI_SEARCHES": "0"})
+
+
+def test_turns_go_in_arrival_order_and_a_stopped_job_leaves_the_queue() -> None:
+    turns = Turns(1)
+    order: list[str] = []
+    flags = {name: StopFlag() for name in "BCD"}
+
+    def job(name: str) -> None:
+        with turns.take(flags[name]):
+            order.append(name)
+
+    def queued(n: int) -> None:
+        deadline = time.monotonic() + 10
+        while len(turns.queue) < n and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(turns.queue) == n
+
+    threads = {name: threading.Thread(target=job, args=(name,)) for name in "BCD"}
+    with turns.take(StopFlag()):
+        for k, name in enumerate("BCD", 1):
+            threads[name].start()
+            queued(k)
+        flags["D"].set()  # D gives up waiting and runs at once, without a turn
+        threads["D"].join(10)
+        assert order == ["D"] and list(turns.queue) != [] and turns.held == 1
+    for name in "BC":
+        threads[name].join(10)
+    assert order == ["D", "B", "C"] and turns.held == 0 and turns.free == 1

@@ -23,10 +23,11 @@ and gets JSON lines back while the engine thinks, then one ``result`` (or ``erro
 Searches run on a bounded pool of threads (the search kernels release the GIL), never on
 the event loop. Every search has a :class:`~gameopt.core.StopFlag`: ``stop``, the
 per-request wall-time cap and a client that goes away all set it, and the kernels see it
-within 4096 nodes. Limits (:class:`ReversiLimits`): ``searches`` run at once, ``waiting``
-more wait their turn in arrival order and one more is refused (``503``); a second search
-on one page while one runs is refused (``429``); a depth, time or endgame beyond the
-server's cap is refused (``400``, naming the field and the cap). Errors are one-line JSON
+within 4096 nodes. Limits (:class:`ReversiLimits`): ``searches`` compute at once and
+``searches + waiting`` requests are taken, sharing those turns piece by piece (a root
+move, a depth) in arrival order (:class:`Turns`); one more is refused (``503``); a second
+search on one page while one runs is refused (``429``); a depth, time or endgame beyond
+the server's cap is refused (``400``, naming the field and the cap). Errors are one-line JSON
 ``{"type": "error", "status": ..., "field": ..., "message": ...}``.
 """
 
@@ -40,9 +41,10 @@ import math
 import os
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable, Mapping
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -90,9 +92,10 @@ class ReversiLimits:
     Parameters
     ----------
     searches : int
-        Searches running at once (threads of the pool).
+        Searches computing at once (turns on the processor, :class:`Turns`).
     waiting : int
-        Searches waiting for a thread, in arrival order; one more is refused with 503.
+        Requests taken beyond those; all share the turns piece by piece, in arrival
+        order, and one more is refused with 503.
     max_depth : int
         Deepest search a request may ask (plies).
     max_seconds : float
@@ -238,6 +241,52 @@ def load_text(text: str) -> tuple[Board, list[Move], str]:
 
 
 # ---------------------------------------------------------------------------- searches
+class Turns:
+    """``n`` turns on the processor, given in arrival order (a fair semaphore).
+
+    A job takes a turn for each piece of its work (a root move of a hint, a depth of an
+    analysis, a position of the graph) and queues again behind the others for the next:
+    with more pages than turns every page gets its first line after a piece of work of
+    each page ahead of it, not after their whole searches, and the processor is never
+    shared by more searches than ``n``.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.free = n
+        self.queue: deque[object] = deque()
+        self.cond = threading.Condition()
+        self.held = 0
+
+    @contextmanager
+    def take(self, flag: StopFlag) -> Iterator[None]:
+        """Hold a turn for the block; a job whose ``flag`` is set stops queueing and runs
+        the block without one (its search returns at its first look at the flag)."""
+        me = object()
+        got = False
+        with self.cond:
+            self.queue.append(me)
+            while not (self.free > 0 and self.queue[0] is me):
+                if flag.is_set():
+                    self.queue.remove(me)
+                    self.cond.notify_all()
+                    break
+                self.cond.wait(0.05)
+            else:
+                self.queue.popleft()
+                self.free -= 1
+                self.held += 1
+                got = True
+                self.cond.notify_all()
+        try:
+            yield
+        finally:
+            if got:
+                with self.cond:
+                    self.free += 1
+                    self.held -= 1
+                    self.cond.notify_all()
+
+
 @dataclass
 class Job:
     """One search request: its position, its settings, and its stop flag."""
@@ -252,6 +301,11 @@ class Job:
     flag: StopFlag = field(default_factory=StopFlag)
     why: str | None = None  # "stop" (the button) or "disconnect"; None: not asked to stop
     t0: float = 0.0
+    turns: Turns | None = None
+
+    def turn(self) -> AbstractContextManager[None]:
+        """A turn on the processor for the next piece of work (see :class:`Turns`)."""
+        return nullcontext() if self.turns is None else self.turns.take(self.flag)
 
     @property
     def board(self) -> Board:
@@ -274,10 +328,10 @@ class Job:
 
     def wall(self, depth: int | None = None, seconds: float | None = None) -> Limit:
         """A limit of ``depth`` plies within the request's wall-time cap (and ``seconds``
-        since the request started, if given), with the request's stop flag."""
+        from now, if given), with the request's stop flag."""
         left = self.limits.max_seconds - self.elapsed()
         if seconds is not None:
-            left = min(left, seconds - self.elapsed())
+            left = min(left, seconds)
         return Limit(depth=depth, time=max(left, 1e-3), clock="wall", stop=self.flag)
 
 
@@ -385,15 +439,16 @@ def run_reply(job: Job, emit: Emit) -> dict[str, Any]:
         why = "must pass" if legal == [PASS] else "only move"
         return _finish(job, move=str(legal[0]), score=None, exact=False, depth=0, pv="",
                        nodes=0, note=why)
-    if b.empties <= end_empties(job.depth, job.seconds):
-        r = solve(b, job.wall(), progress=_progress(job, emit))
-        note = f"exact {r.score:+.0f}" if r.exact else "solve stopped"
-    elif job.seconds is not None:
-        r = search(b, job.wall(seconds=job.seconds), progress=_progress(job, emit))
-        note = f"{r.score:+.2f} at depth {r.depth} in {job.seconds:g} s"
-    else:
-        r = search(b, job.wall(job.depth or 1), progress=_progress(job, emit))
-        note = f"{r.score:+.2f} at depth {r.depth}"
+    with job.turn():
+        if b.empties <= end_empties(job.depth, job.seconds):
+            r = solve(b, job.wall(), progress=_progress(job, emit))
+            note = f"exact {r.score:+.0f}" if r.exact else "solve stopped"
+        elif job.seconds is not None:
+            r = search(b, job.wall(seconds=job.seconds), progress=_progress(job, emit))
+            note = f"{r.score:+.2f} at depth {r.depth} in {job.seconds:g} s"
+        else:
+            r = search(b, job.wall(job.depth or 1), progress=_progress(job, emit))
+            note = f"{r.score:+.2f} at depth {r.depth}"
     if job.seconds is not None and job.why is None:
         job.flag.clear()  # the level's own clock ran out, not a stop: a normal move
     return _finish(job, **_result_fields(r), note=note)
@@ -425,7 +480,8 @@ def run_hint(job: Job, emit: Emit) -> dict[str, Any]:
     found: list[dict[str, Any]] = []
     nodes = 0
     for k, m in enumerate(order, 1):
-        score, exact, d, pv, n = _value_of(job, b.play(m), depth)
+        with job.turn():
+            score, exact, d, pv, n = _value_of(job, b.play(m), depth)
         nodes += n
         if job.flag.is_set():
             break
@@ -447,7 +503,9 @@ def run_analyse(job: Job, emit: Emit) -> dict[str, Any]:
     for d in range(1, (job.depth or job.limits.max_depth) + 1):
         if job.flag.is_set():
             break
-        r = search(b, job.wall(d, job.seconds))
+        with job.turn():
+            left = None if job.seconds is None else job.seconds - job.elapsed()
+            r = search(b, job.wall(d, left))
         nodes += r.nodes
         if r.stopped:
             break
@@ -464,7 +522,8 @@ def run_analyse(job: Job, emit: Emit) -> dict[str, Any]:
 
 def run_solve(job: Job, emit: Emit) -> dict[str, Any]:
     """The exact final disc difference, with progress after each root move."""
-    r = solve(job.board, job.wall(seconds=job.seconds), progress=_progress(job, emit))
+    with job.turn():
+        r = solve(job.board, job.wall(seconds=job.seconds), progress=_progress(job, emit))
     return _finish(job, **_result_fields(r), empties=job.board.empties)
 
 
@@ -480,7 +539,8 @@ def run_graph(job: Job, emit: Emit) -> dict[str, Any]:
         if b.is_game_over():
             value, exact = float(b.black_score()), True
         else:
-            r = search(b, job.wall(depth))
+            with job.turn():
+                r = search(b, job.wall(depth))
             if r.stopped:
                 break
             nodes += r.nodes
@@ -502,8 +562,10 @@ class Engine:
 
     def __init__(self, limits: ReversiLimits) -> None:
         self.limits = limits
-        self.pool = ThreadPoolExecutor(max_workers=limits.searches,
+        # a thread for every admitted job; Turns lets ``searches`` of them search at once
+        self.pool = ThreadPoolExecutor(max_workers=limits.searches + limits.waiting,
                                        thread_name_prefix="gameopt-reversi")
+        self.turns = Turns(limits.searches)
         self.lock = threading.Lock()
         self.pending = 0  # admitted and not finished: running or waiting
         self.running = 0
@@ -532,9 +594,8 @@ class Engine:
         with self.lock:
             if self.pending >= self.limits.searches + self.limits.waiting:
                 self.counts["refused"] += 1
-                raise Refused(503, f"the server is busy: {self.running} searches running and "
-                                   f"{self.pending - self.running} waiting (the most it "
-                                   "takes); try again in a few seconds")
+                raise Refused(503, f"the server is busy: {self.pending} searches in progress "
+                                   "(the most it takes); try again in a few seconds")
             self.pending += 1
 
     def run(self, job: Job, emit: Emit) -> None:
@@ -544,6 +605,7 @@ class Engine:
         self.warm()
         self.ready.wait()
         job.t0 = time.perf_counter()
+        job.turns = self.turns
         final: dict[str, Any]
         try:
             if job.flag.is_set():  # stopped while waiting
@@ -569,6 +631,7 @@ class Engine:
     def status(self) -> dict[str, Any]:
         with self.lock:
             return {"running": self.running, "waiting": self.pending - self.running,
+                    "searching": self.turns.held,
                     "searches": self.limits.searches, "max_waiting": self.limits.waiting,
                     "max_depth": self.limits.max_depth,
                     "max_seconds": self.limits.max_seconds,
