@@ -185,11 +185,12 @@ def main(argv: list[str] | None = None) -> int:
                 # warm: the page view loads the kernels; one small hint waits for them
                 run(url, proc.pid, 1, [[lists[0]]], 2, 600)
                 if not runs:
-                    runs.append((f"1 client, {len(lists)} hints in turn, {searches} threads "
-                                 "(baseline)", run(url, proc.pid, 1, [lists], args.depth,
-                                                   args.timeout)))
+                    name = (f"1 client, {len(lists)} hints in turn, {searches} searches at "
+                            "once (baseline)")
+                    runs.append((name, run(url, proc.pid, 1, [lists], args.depth,
+                                           args.timeout)))
                 runs.append((f"{args.clients} clients at once, {args.requests} hints each, "
-                             f"{searches} threads", run(url, proc.pid, args.clients,
+                             f"{searches} searches at once", run(url, proc.pid, args.clients,
                                                         concurrent, args.depth, args.timeout)))
             finally:
                 proc.terminate()

@@ -47,7 +47,8 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -56,25 +57,21 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from gameopt.core import Limit, Progress, StopFlag, check_count
 from gameopt.errors import GameoptError, InvalidInputError
-from gameopt.web._reversi import (
-    BLACK,
-    PASS,
-    Board,
-    GgfGame,
-    Move,
-    SearchResult,
-    evaluate,
-    format_ggf,
-    parse_ggf,
-    parse_moves,
-    search,
-    solve,
-)
 from gameopt.web.common import AUTH_COOKIE, CSRF_COOKIE, SECURITY_HEADERS, auth_value, render
+
+if TYPE_CHECKING:
+    from gameopt.web._reversi import Board, Move, SearchResult
 
 __all__ = ["ReversiLimits", "routes", "OPS", "SEARCHES_ENV", "WAITING_ENV"]
 
 log = logging.getLogger(__name__)
+
+
+def rv() -> ModuleType:
+    """The Othello system (:mod:`gameopt.web._reversi`), imported at its first use: it
+    loads numba, which the rest of the server does not need to start."""
+    from gameopt.web import _reversi
+    return _reversi
 
 #: What the WebSocket accepts in ``op``.
 OPS = ("reply", "hint", "analyse", "solve", "graph", "stop")
@@ -167,11 +164,12 @@ def _game(start_text: Any, moves_text: Any) -> tuple[Board, list[Move]]:
     start_s = _text(start_text, "start", 200).strip()
     moves_s = _text(moves_text, "moves", 2000)
     try:
-        start = Board.from_str(start_s, "start position") if start_s else Board.start()
+        board = rv().Board
+        start = board.from_str(start_s, "start position") if start_s else board.start()
     except InvalidInputError as e:
         raise Refused(400, str(e), "start") from None
     try:
-        moves = parse_moves(moves_s, start, "moves")
+        moves = rv().parse_moves(moves_s, start, "moves")
     except InvalidInputError as e:
         raise Refused(400, str(e), "moves") from None
     return start, moves
@@ -185,7 +183,7 @@ def _boards(start: Board, moves: list[Move]) -> list[Board]:
 
 
 def _colour(side: str) -> str:
-    return "black" if side == BLACK else "white"
+    return "black" if side == rv().BLACK else "white"
 
 
 def state(start: Board, moves: list[Move]) -> dict[str, Any]:
@@ -196,8 +194,8 @@ def state(start: Board, moves: list[Move]) -> dict[str, Any]:
     notice = None
     if boards[-1].must_pass():
         notice = f"{_colour(boards[-1].side)} has no legal move and passes"
-        moves.append(PASS)
-        boards.append(boards[-1].play(PASS))
+        moves.append(rv().PASS)
+        boards.append(boards[-1].play(rv().PASS))
     b = boards[-1]
     black, white = b.discs()
     over = b.is_game_over()
@@ -229,15 +227,16 @@ def load_text(text: str) -> tuple[Board, list[Move], str]:
         raise InvalidInputError("pasted game: empty (paste a move list, a board or a GGF "
                                 "record)")
     if t.startswith("("):
-        games = parse_ggf(t, "pasted GGF")
+        games = rv().parse_ggf(t, "pasted GGF")
         if not games:
             raise InvalidInputError("pasted GGF: no game")
         g = games[0]
         return g.start, list(g.moves), "GGF"
     squashed = "".join(t.split()).replace(";", "")
     if len(squashed) >= 64 and set(squashed[:64].upper()) <= set("XOBW*#-.E"):
-        return Board.from_str(t, "pasted board"), [], "board"
-    return Board.start(), parse_moves(t, Board.start(), "pasted move list"), "move list"
+        return rv().Board.from_str(t, "pasted board"), [], "board"
+    start = rv().Board.start()
+    return start, rv().parse_moves(t, start, "pasted move list"), "move list"
 
 
 # ---------------------------------------------------------------------------- searches
@@ -435,19 +434,19 @@ def run_reply(job: Job, emit: Emit) -> dict[str, Any]:
     """The engine's move at the job's level."""
     b = job.board
     legal = b.legal_moves()
-    if legal == [PASS] or len(legal) == 1:
-        why = "must pass" if legal == [PASS] else "only move"
+    if legal == [rv().PASS] or len(legal) == 1:
+        why = "must pass" if legal == [rv().PASS] else "only move"
         return _finish(job, move=str(legal[0]), score=None, exact=False, depth=0, pv="",
                        nodes=0, note=why)
     with job.turn():
         if b.empties <= end_empties(job.depth, job.seconds):
-            r = solve(b, job.wall(), progress=_progress(job, emit))
+            r = rv().solve(b, job.wall(), progress=_progress(job, emit))
             note = f"exact {r.score:+.0f}" if r.exact else "solve stopped"
         elif job.seconds is not None:
-            r = search(b, job.wall(seconds=job.seconds), progress=_progress(job, emit))
+            r = rv().search(b, job.wall(seconds=job.seconds), progress=_progress(job, emit))
             note = f"{r.score:+.2f} at depth {r.depth} in {job.seconds:g} s"
         else:
-            r = search(b, job.wall(job.depth or 1), progress=_progress(job, emit))
+            r = rv().search(b, job.wall(job.depth or 1), progress=_progress(job, emit))
             note = f"{r.score:+.2f} at depth {r.depth}"
     if job.seconds is not None and job.why is None:
         job.flag.clear()  # the level's own clock ran out, not a stop: a normal move
@@ -460,11 +459,11 @@ def _value_of(job: Job, child: Board, depth: int) -> tuple[float, bool, int, str
     if child.is_game_over():
         return float(-child.score()), True, 0, "", 0
     if child.empties <= end_empties(depth, None):
-        r = solve(child, job.wall())
+        r = rv().solve(child, job.wall())
         return -r.score, r.exact, child.empties, r.pv_string(), r.nodes
     if depth <= 1:
-        return -evaluate(child), False, 1, "", 1
-    r = search(child, job.wall(depth - 1))
+        return -rv().evaluate(child), False, 1, "", 1
+    r = rv().search(child, job.wall(depth - 1))
     return -r.score, r.exact, r.depth + 1, r.pv_string(), r.nodes
 
 
@@ -476,7 +475,7 @@ def run_hint(job: Job, emit: Emit) -> dict[str, Any]:
     if not legal:  # a pass: the hint is the pass
         return _finish(job, moves=[{"move": "PS", "score": None, "exact": False, "depth": 0,
                                     "pv": "PS"}], nodes=0)
-    order = sorted(legal, key=lambda m: evaluate(b.play(m)))  # likely best first
+    order = sorted(legal, key=lambda m: rv().evaluate(b.play(m)))  # likely best first
     found: list[dict[str, Any]] = []
     nodes = 0
     for k, m in enumerate(order, 1):
@@ -505,7 +504,7 @@ def run_analyse(job: Job, emit: Emit) -> dict[str, Any]:
             break
         with job.turn():
             left = None if job.seconds is None else job.seconds - job.elapsed()
-            r = search(b, job.wall(d, left))
+            r = rv().search(b, job.wall(d, left))
         nodes += r.nodes
         if r.stopped:
             break
@@ -523,7 +522,8 @@ def run_analyse(job: Job, emit: Emit) -> dict[str, Any]:
 def run_solve(job: Job, emit: Emit) -> dict[str, Any]:
     """The exact final disc difference, with progress after each root move."""
     with job.turn():
-        r = solve(job.board, job.wall(seconds=job.seconds), progress=_progress(job, emit))
+        r = rv().solve(job.board, job.wall(seconds=job.seconds),
+                       progress=_progress(job, emit))
     return _finish(job, **_result_fields(r), empties=job.board.empties)
 
 
@@ -540,11 +540,11 @@ def run_graph(job: Job, emit: Emit) -> dict[str, Any]:
             value, exact = float(b.black_score()), True
         else:
             with job.turn():
-                r = search(b, job.wall(depth))
+                r = rv().search(b, job.wall(depth))
             if r.stopped:
                 break
             nodes += r.nodes
-            value = r.score if b.side == BLACK else -r.score
+            value = r.score if b.side == rv().BLACK else -r.score
             exact = r.exact
         point = {"ply": k, "black": value, "exact": exact}
         points.append(point)
@@ -583,9 +583,9 @@ class Engine:
 
         def body() -> None:
             try:
-                b = Board.from_moves("f5d6c3d3c4f4f6f3e6e7")
-                search(b, Limit(depth=2))
-                evaluate(b)
+                b = rv().Board.from_moves("f5d6c3d3c4f4f6f3e6e7")
+                rv().search(b, Limit(depth=2))
+                rv().evaluate(b)
             finally:
                 self.ready.set()
         threading.Thread(target=body, name="gameopt-reversi-warm", daemon=True).start()
@@ -707,7 +707,8 @@ def ggf_text(start: Board, moves: list[Move], black: str, white: str,
     end = _boards(start, moves)[-1]
     if end.is_game_over():
         tags["RE"] = f"{end.black_score():+d}"
-    return format_ggf(GgfGame(start, tuple(moves), tags, tuple(evals), where="game")) + "\n"
+    game = rv().GgfGame(start, tuple(moves), tags, tuple(evals), where="game")
+    return str(rv().format_ggf(game)) + "\n"
 
 
 def _evals(text: str, n: int) -> list[float | None]:
