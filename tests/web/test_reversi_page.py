@@ -376,3 +376,22 @@ def test_turns_go_in_arrival_order_and_a_stopped_job_leaves_the_queue() -> None:
     for name in "BC":
         threads[name].join(10)
     assert order == ["D", "B", "C"] and turns.held == 0 and turns.free == 1
+
+
+def test_an_oversized_request_gets_413(client: TestClient) -> None:
+    with client.websocket_connect("/reversi/ws") as ws:
+        _, answer = ask(ws, {"op": "hint", "moves": "f5" * 60_000})
+        assert answer["status"] == 413 and answer["message"] == \
+            "request: 120,024 characters, at most 100,000"
+
+
+def test_with_a_token_the_socket_wants_the_directors_login(data_dir: Path) -> None:
+    with make_client(data_dir, token="secret-token-1") as c:
+        with pytest.raises(WebSocketDisconnect) as e, c.websocket_connect("/reversi/ws"):
+            pass
+        assert e.value.code == 1008
+        c.get("/login")
+        c.post("/login", data={"token": "secret-token-1", "next": "/reversi",
+                               "csrf": c.cookies.get("gameopt_csrf", "")})
+        with c.websocket_connect("/reversi/ws") as ws:
+            assert ask(ws, {"op": "hint", "moves": OPENING, "depth": 1})[1]["type"] == "result"

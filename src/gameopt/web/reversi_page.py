@@ -814,6 +814,9 @@ def _socket(engine: Engine) -> Callable[[WebSocket], Any]:
                 if raw is None:
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
                 try:
+                    if len(raw) > MAX_TEXT:
+                        raise Refused(413, f"request: {len(raw):,} characters, at most "
+                                           f"{MAX_TEXT:,}", "op")
                     try:
                         msg = json.loads(raw)
                     except ValueError:
