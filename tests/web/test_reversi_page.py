@@ -395,3 +395,14 @@ def test_with_a_token_the_socket_wants_the_directors_login(data_dir: Path) -> No
                                "csrf": c.cookies.get("gameopt_csrf", "")})
         with c.websocket_connect("/reversi/ws") as ws:
             assert ask(ws, {"op": "hint", "moves": OPENING, "depth": 1})[1]["type"] == "result"
+
+
+def test_stop_during_the_engines_reply_plays_its_best_move_so_far(client: TestClient) -> None:
+    with client.websocket_connect("/reversi/ws") as ws:
+        ws.send_json({"op": "reply", "moves": "f5", "depth": 20})
+        assert ws.receive_json()["type"] == "search"
+        ws.send_json({"op": "stop"})
+        while (m := ws.receive_json())["type"] == "search":
+            pass
+    assert m["type"] == "result" and m["stopped"] and m["why"] == "stop"
+    assert board_after("f5").is_legal(parse_moves(m["move"], board_after("f5"))[0])

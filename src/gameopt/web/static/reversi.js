@@ -170,6 +170,7 @@
     while (k > 0 && (st.moves[k] === "PS" || (h !== "" && st.sides[k] !== h))) k--;
     if (k < 0) return;
     redo.push(st.moves.slice(k));
+    $("engine-note").textContent = "";
     setMoves(st.moves.slice(0, k), true);
   }
 
@@ -177,6 +178,7 @@
     if (!redo.length) return;
     stopNow();
     const step = redo.pop();
+    $("engine-note").textContent = "";
     setMoves(st.moves.concat(step), true);
   }
 
