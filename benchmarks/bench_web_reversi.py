@@ -16,7 +16,8 @@ from ``/proc``) over the run, and the run's wall time. The baseline measured in 
 same run is one client asking the same hints one after the other (no waiting for a
 search thread), on the first server. "Starved" counts requests not answered within
 ``--timeout`` seconds or refused; the ratio of the slowest answer to the median shows
-how even the turns are.
+how even the turns are. Meanwhile a prober GETs the small ``/reversi/api/status`` JSON
+every 0.2 s: its latency shows whether the event loop stays free while the engine thinks.
 
 Run: ``python benchmarks/bench_web_reversi.py [--clients 4] [--requests 6] [--depth 8]
 [--searches 2 4]``.
@@ -140,20 +141,34 @@ def run(url: str, pid: int, clients: int, jobs: list[list[str]], depth: int,
         finally:
             ws.close()
 
+    probes: list[float] = []
+    finished = threading.Event()
+
+    def prober() -> None:  # is the event loop free while the engine thinks?
+        while not finished.wait(0.2):
+            t = time.perf_counter()
+            with urllib.request.urlopen(url + "/reversi/api/status", timeout=timeout) as r:
+                r.read()
+            probes.append(time.perf_counter() - t)
+
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    probe = threading.Thread(target=prober)
+    probe.start()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    finished.set()
+    probe.join()
     firsts = [f for _, f, _, how in records if f is not None and how == "ok"]
     finals = [x for _, _, x, how in records if x is not None and how == "ok"]
     per_client = [sum(1 for c, _, _, how in records if c == k and how == "ok")
                   for k in range(clients)]
     return {"requests": len(records), "firsts": firsts, "finals": finals, "wall": wall,
             "cpu": cpu, "starved": sum(1 for *_, how in records if how != "ok"),
-            "per_client": per_client}
+            "per_client": per_client, "probes": probes}
 
 
 def percentile(xs: list[float], q: float) -> float:
@@ -201,12 +216,14 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([name, r["requests"], percentile(r["firsts"], 0.5),
                      percentile(r["firsts"], 0.99), med, percentile(r["finals"], 0.99),
                      max(r["finals"], default=float("nan")) / med, r["cpu"], r["wall"],
-                     r["starved"], "/".join(map(str, r["per_client"]))])
+                     r["starved"], "/".join(map(str, r["per_client"])),
+                     1000 * percentile(r["probes"], 0.5), 1000 * percentile(r["probes"], 0.99)])
     print(f"depth-{args.depth} hints, top 4, on 127.0.0.1; seconds on the wall clock (client "
           "side) unless said; server CPU = user+system of the server process")
     print(format_table(["run", "requests", "first line median", "first line p99",
                         "answer median", "answer p99", "slowest/median", "server CPU s",
-                        "wall s", "starved", "answered per client"], rows))
+                        "wall s", "starved", "answered per client", "status GET median ms",
+                        "status GET p99 ms"], rows))
     return 0 if all(r["starved"] == 0 for _, r in runs) else 1
 
 
