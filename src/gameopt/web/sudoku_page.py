@@ -284,7 +284,7 @@ async def generate_page(request: Request) -> Response:
             lambda stop: generate(box, givens, seed=seed))
     except InvalidInputError as e:
         return render(request, "sudoku/index.html",
-                      _context(**ctx, error=str(e), field=_field_of(str(e))), status_code=400)
+                      _context(**ctx, error=str(e), field="generate"), status_code=400)
     message = (f"Generated a {puzzle.side}x{puzzle.side} puzzle with {puzzle.givens} givens; "
                f"its solution is unique (the generator proves it).")
     return render(request, "sudoku/index.html",
