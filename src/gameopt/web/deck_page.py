@@ -204,7 +204,8 @@ def _rules(form: FormData) -> tuple[Any, str, float]:
     if not 0 < seconds <= MAX_SECONDS:
         raise InvalidInputError(f"seconds: {raw} is outside 0..{MAX_SECONDS:g}")
     rules = Rules(cost_cap=cost, char_limit=1 if char_limit is None else char_limit,
-                  attribute=attribute, attribute_min=amin if attribute else 0, must=tuple(must), leader=leader)
+                  attribute=attribute, attribute_min=amin if attribute else 0,
+                  must=tuple(must), leader=leader)
     return rules, method, seconds
 
 
