@@ -1,4 +1,5 @@
-"""The web front end reaches the pairing system through one module only."""
+"""The web front end reaches the pairing system through one module only, and each system
+page imports its own system only."""
 
 from __future__ import annotations
 
@@ -22,9 +23,17 @@ def system_imports(path: Path) -> list[str]:
 def test_only_the_adapter_imports_the_pairing_package() -> None:
     found = {f.name: system_imports(f) for f in sorted(WEB.glob("*.py"))}
     assert found["_pairing.py"], "the adapter imports the pairing names"
-    assert {name: mods for name, mods in found.items() if mods and name != "_pairing.py"} == {}
+    assert {name: mods for name, mods in found.items() if name != "_pairing.py"
+            and any(m.startswith("gameopt.pairing") for m in mods)} == {}
     assert all(m == "gameopt.pairing" or m.startswith("gameopt.pairing.")
                for m in found["_pairing.py"])
+
+
+def test_each_system_page_imports_its_own_system_only() -> None:
+    pages = {"sudoku_page.py": "sudoku", "go_page.py": "go", "deck_page.py": "deck"}
+    for name, system in pages.items():
+        mods = system_imports(WEB / name)
+        assert mods and {m.split(".")[1] for m in mods} == {system}, (name, mods)
 
 
 def test_nothing_is_fetched_from_elsewhere() -> None:

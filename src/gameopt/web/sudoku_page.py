@@ -145,12 +145,13 @@ def _error_page(request: Request, form: FormData, e: InvalidInputError) -> Respo
 def _run(job: _Solve, stop: StopFlag, report: Callable[[Progress], None] | None
          ) -> dict[str, Any]:
     """Solve, check uniqueness where the method did not, and describe the outcome."""
-    from gameopt.localsearch.evolution import EvolutionParams
     from gameopt.sudoku import solve
 
     if job.method == "evolution":
-        params = (EvolutionParams(chunk_epochs=PLOT_EPOCHS) if job.article
-                  else dataclasses.replace(SUDOKU_EVOLUTION, chunk_epochs=PLOT_EPOCHS))
+        # the article's settings are gameopt's without the plateau moves
+        params = dataclasses.replace(SUDOKU_EVOLUTION, chunk_epochs=PLOT_EPOCHS,
+                                     accept_equal=SUDOKU_EVOLUTION.accept_equal
+                                     and not job.article)
         trace: list[tuple[int, float, int]] = []
 
         def progress(p: Progress) -> None:

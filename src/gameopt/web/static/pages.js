@@ -1,45 +1,39 @@
 // gameopt web: the system pages' live parts (plain JavaScript; every page works without it).
 (function () {
   "use strict";
-  var SVG = "http://www.w3.org/2000/svg";
-
-  function el(name, attrs, text) {
-    var e = document.createElementNS(SVG, name);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    if (text !== undefined) { e.textContent = text; }
-    return e;
-  }
-
-  // The live plot of the best error over epochs: same geometry as web/charts.py.
+  // The live plot of the best error over epochs: same geometry as web/charts.py. Built as
+  // markup of numbers only (no user text), parsed by the HTML parser as inline SVG.
   function drawPlot(box, points, restarts) {
     var width = 560, height = 220, left = 44, right = 12, top = 12, bottom = 34;
     var w = width - left - right, h = height - top - bottom;
     var xmax = 1, ymax = 1;
     points.forEach(function (p) { xmax = Math.max(xmax, p[0]); ymax = Math.max(ymax, p[1]); });
-    function sx(x) { return left + w * x / xmax; }
-    function sy(y) { return top + h * (1 - y / ymax); }
-    var svg = el("svg", { width: width, height: height, viewBox: "0 0 " + width + " " + height,
-                          "class": "chart", id: "live-svg", "data-points": points.length });
-    svg.appendChild(el("rect", { x: left, y: top, width: w, height: h, fill: "#fff", stroke: "#aab5bb" }));
+    function sx(x) { return (left + w * x / xmax).toFixed(1); }
+    function sy(y) { return (top + h * (1 - y / ymax)).toFixed(1); }
+    var out = ['<svg class="chart" id="live-svg" data-points="' + points.length + '" width="' +
+               width + '" height="' + height + '" viewBox="0 0 ' + width + " " + height + '">',
+               '<rect x="' + left + '" y="' + top + '" width="' + w + '" height="' + h +
+               '" fill="#fff" stroke="#aab5bb"/>'];
     for (var k = 0; k < 5; k++) {
       var yv = ymax * k / 4;
-      svg.appendChild(el("text", { x: left - 4, y: sy(yv) + 4, "font-size": 11, "text-anchor": "end",
-                                   fill: "#5f6b73" }, String(Math.round(yv * 100) / 100)));
+      out.push('<text x="' + (left - 4) + '" y="' + (Number(sy(yv)) + 4) + '" font-size="11" ' +
+               'text-anchor="end" fill="#5f6b73">' + Math.round(yv * 100) / 100 + "</text>");
     }
-    svg.appendChild(el("text", { x: left + w, y: height - 18, "font-size": 11, "text-anchor": "end",
-                                 fill: "#5f6b73" }, String(xmax)));
-    svg.appendChild(el("text", { x: left + w / 2, y: height - 4, "font-size": 12,
-                                 "text-anchor": "middle" }, "epochs"));
+    out.push('<text x="' + (left + w) + '" y="' + (height - 18) + '" font-size="11" ' +
+             'text-anchor="end" fill="#5f6b73">' + xmax + "</text>");
+    out.push('<text x="' + (left + w / 2) + '" y="' + (height - 4) + '" font-size="12" ' +
+             'text-anchor="middle">epochs</text>');
     restarts.forEach(function (x) {
-      svg.appendChild(el("line", { x1: sx(x), x2: sx(x), y1: top, y2: top + h, stroke: "#8a5a00",
-                                   "stroke-dasharray": "4 3", "class": "restart" }));
+      out.push('<line class="restart" x1="' + sx(x) + '" x2="' + sx(x) + '" y1="' + top +
+               '" y2="' + (top + h) + '" stroke="#8a5a00" stroke-dasharray="4 3"/>');
     });
     if (points.length) {
       var d = "M" + sx(0) + " " + sy(points[0][1]);
       points.forEach(function (p) { d += "H" + sx(p[0]) + "V" + sy(p[1]); });
-      svg.appendChild(el("path", { d: d, fill: "none", stroke: "#1f6f50", "stroke-width": 2, "class": "line" }));
+      out.push('<path class="line" d="' + d + '" fill="none" stroke="#1f6f50" stroke-width="2"/>');
     }
-    box.replaceChildren(svg);
+    out.push("</svg>");
+    box.innerHTML = out.join("");
   }
 
   // Read a text/event-stream body: calls onEvent(name, data) for each event.
