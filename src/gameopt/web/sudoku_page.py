@@ -13,6 +13,7 @@ evolution's plot is drawn from the recorded progress.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from gameopt.core import Limit, StopFlag, check_count, check_seconds
-from gameopt.core.progress import Progress, Throttle
+from gameopt.core.progress import Progress
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku import METHODS, SUDOKU_EVOLUTION, Puzzle
 from gameopt.web.charts import line_chart
@@ -259,15 +260,35 @@ async def solve_stream(request: Request) -> Response:
         return render(request, "sudoku/_error.html", {"error": str(e)}, status_code=400)
 
     def work(stop: StopFlag, report: Callable[[Progress], None]) -> dict[str, Any]:
-        out = _run(job, stop, Throttle(report, 0.1))
+        out = _run(job, stop, _Batches(report))
         html = templates.get_template("sudoku/_result.html").render(_view(job, out))
         return {"status": out["status"], "html": html}
 
     def event(p: Progress) -> dict[str, Any]:
-        return {"epochs": p.done, "best": p.best, "run": p.info.get("run", 1)}
+        return {"epochs": p.done, "best": p.best, "points": p.info["points"]}
 
     response: Response = request.app.state.page_jobs.stream(work, event)
     return response
+
+
+class _Batches:
+    """Forwards the evolution's reports in batches, at most one every ``interval`` seconds
+    (wall), each holding every point ``[epochs, best, run]`` since the last one: the live
+    plot misses no point and the client gets a few events a second."""
+
+    def __init__(self, report: Callable[[Progress], None], interval: float = 0.1) -> None:
+        self.report, self.interval = report, interval
+        self.points: list[list[float]] = []
+        self.last = 0.0
+
+    def __call__(self, p: Progress) -> None:
+        self.points.append([p.done, float(p.best if p.best is not None else 0),
+                            int(str(p.info.get("run", 1)))])
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self.last = now
+            self.report(Progress(p.task, p.done, best=p.best, info={"points": self.points}))
+            self.points = []
 
 
 async def generate_page(request: Request) -> Response:

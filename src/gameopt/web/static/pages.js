@@ -23,6 +23,9 @@
              'text-anchor="end" fill="#5f6b73">' + xmax + "</text>");
     out.push('<text x="' + (left + w / 2) + '" y="' + (height - 4) + '" font-size="12" ' +
              'text-anchor="middle">epochs</text>');
+    var mid = (top + h / 2).toFixed(0);
+    out.push('<text x="12" y="' + mid + '" font-size="12" text-anchor="middle" ' +
+             'transform="rotate(-90 12 ' + mid + ')">best error</text>');
     restarts.forEach(function (x) {
       out.push('<line class="restart" x1="' + sx(x) + '" x2="' + sx(x) + '" y1="' + top +
                '" y2="' + (top + h) + '" stroke="#8a5a00" stroke-dasharray="4 3"/>');
@@ -95,9 +98,14 @@
         }
         return readEvents(r, function (name, data) {
           if (name === "progress") {
-            if (data.run !== run) { restarts.push(points.length ? points[points.length - 1][0] : 0); run = data.run; }
-            points.push([data.epochs, data.best]);
-            status.textContent = "run " + data.run + ", " + data.epochs + " epochs, best error " + data.best;
+            data.points.forEach(function (p) {  // [epochs, best error, run]
+              if (p[2] !== run) {
+                restarts.push(points.length ? points[points.length - 1][0] : 0);
+                run = p[2];
+              }
+              points.push([p[0], p[1]]);
+            });
+            status.textContent = "run " + run + ", " + data.epochs + " epochs, best error " + data.best;
             drawPlot(plot, points, restarts);
           } else if (name === "done") {
             live.hidden = true;
