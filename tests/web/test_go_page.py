@@ -107,3 +107,15 @@ def test_bad_sgf_is_a_400(desk: Desk, data: str, message: str) -> None:
     r = desk.post("/go/check", {"sgf": data})
     assert r.status_code == 400
     assert message in text(r) and 'id="error-sgf"' in r.text
+
+
+def test_a_solve_cut_by_the_budget_is_a_422(desk: Desk, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    from gameopt.web import go_page
+
+    monkeypatch.setattr(go_page, "SECONDS", 0.2)
+    r = desk.get("/go?size=15x40")  # the DP needs seconds for 40 rows
+    assert r.status_code == 422
+    assert "MSP 15x40 not finished within 0.2 s" in text(r) and 'id="error-size"' in r.text
+    r = desk.get("/go/msp.txt?size=15x40")
+    assert r.status_code == 422 and "not finished within 0.2 s" in text(r)

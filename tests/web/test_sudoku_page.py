@@ -209,3 +209,13 @@ def test_the_next_logical_step_places_a_value(desk: Desk) -> None:
 def test_the_next_step_of_a_puzzle_without_one_solution_is_a_400(desk: Desk) -> None:
     r = desk.post("/sudoku/hint", {"puzzle": "." * 81})
     assert r.status_code == 400 and 'class="error"' in r.text
+
+
+def test_a_busy_server_answers_503_with_retry_after(desk: Desk) -> None:
+    jobs = _starlette(desk.client.app).state.page_jobs
+    jobs.slots = 0  # every slot taken
+    for url in ("/sudoku/solve", "/sudoku/solve/stream"):
+        r = _solve(desk) if url.endswith("solve") else desk.post(url, {
+            "puzzle": ARTICLE_PUZZLE, "method": "evolution"})
+        assert r.status_code == 503, url
+        assert r.headers["retry-after"] == "5" and "the server is busy" in text(r)

@@ -156,8 +156,11 @@ def _safe_next(value: str | None) -> str:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return render(request, "error.html", {"status": exc.status_code, "message": exc.detail},
-                  status_code=exc.status_code)
+    response = render(request, "error.html", {"status": exc.status_code,
+                                              "message": exc.detail},
+                      status_code=exc.status_code)
+    response.headers.update(exc.headers or {})  # Retry-After of a busy pool
+    return response
 
 
 async def _body_too_large(request: Request, exc: Exception) -> Response:

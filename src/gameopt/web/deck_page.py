@@ -30,7 +30,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from gameopt.core import Limit, StopFlag, check_count
-from gameopt.errors import InfeasibleError, InvalidInputError
+from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 from gameopt.web.charts import bar_chart
 from gameopt.web.common import int_field, read_form, redirect, render, text_field
 
@@ -257,7 +257,7 @@ async def build(request: Request) -> Response:
         rules, method, seconds = _rules(form)
         out = await request.app.state.page_jobs.run(
             lambda stop: _build(data, rules, method, seconds, stop))
-    except InfeasibleError as e:
+    except (InfeasibleError, SolverError) as e:
         return await _page(request, key, form, status_code=422, error=str(e),
                            field="infeasible")
     except InvalidInputError as e:

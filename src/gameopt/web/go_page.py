@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from gameopt.core import Limit, StopFlag
-from gameopt.errors import InvalidInputError
+from gameopt.errors import InvalidInputError, SolverError
 from gameopt.go import (
     MSP_METHODS,
     Board,
@@ -88,7 +89,11 @@ async def _solve(request: Request, m: int, n: int, method: str) -> MspResult:
     def work(stop: StopFlag) -> MspResult:
         return solve_msp(m, n, method, limit=Limit(time=SECONDS, clock="wall", stop=stop))
 
-    res: MspResult = await request.app.state.page_jobs.run(work)
+    try:
+        res: MspResult = await request.app.state.page_jobs.run(work)
+    except SolverError as e:  # the budget ran out before a board was found
+        raise HTTPException(422, f"MSP {m}x{n} not finished within {SECONDS:g} s: {e}; "
+                                 f"try another method or a smaller board") from None
     if res.proven:
         with _CACHE_LOCK:
             _CACHE[key] = res
@@ -151,6 +156,10 @@ async def index(request: Request) -> Response:
         res = await _solve(request, m, n, ctx["method"])
     except InvalidInputError as e:
         return render(request, "go/index.html", {**ctx, "error": str(e)}, status_code=400)
+    except HTTPException as e:
+        if e.status_code != 422:
+            raise
+        return render(request, "go/index.html", {**ctx, "error": e.detail}, status_code=422)
     board = check_msp_board(res)
     size = f"{m}" if m == n else f"{m}x{n}"
     ctx["res"] = {"m": m, "n": n, "msp": res.msp, "gamma": res.gamma, "points": m * n,
