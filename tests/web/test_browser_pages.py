@@ -70,9 +70,10 @@ def test_sudoku_go_and_deck_pages(server: tuple[str, Path], tmp_path: Path,
         click(driver, driver.find_element(By.LINK_TEXT, "Sudoku"))
         assert driver.find_element(By.ID, "puzzle").get_attribute("value") == ARTICLE_PUZZLE
         Select(driver.find_element(By.ID, "method")).select_by_value("evolution")
-        seed = driver.find_element(By.NAME, "seed")
-        seed.clear()
-        seed.send_keys("2")  # a run with restarts: a longer plot
+        for name, value in (("seed", "0"), ("seconds", "60")):  # seed 0: three restarts
+            field = driver.find_element(By.NAME, name)
+            field.clear()
+            field.send_keys(value)
         driver.execute_script(WATCH_PLOT)
         driver.find_element(By.ID, "solve-button").click()
         try:
@@ -81,7 +82,7 @@ def test_sudoku_go_and_deck_pages(server: tuple[str, Path], tmp_path: Path,
             shots(driver, "pages-02-sudoku-running")
         except WebDriverException:
             pass  # finished between two polls: the count below says how far the plot went
-        WebDriverWait(driver, 60).until(lambda d: d.find_elements(By.ID, "verified"))
+        WebDriverWait(driver, 90).until(lambda d: d.find_elements(By.ID, "verified"))
         assert driver.execute_script("return window.__livePoints") >= 5
         assert "solved" in driver.find_element(By.ID, "status").text
         assert "the only one" in driver.find_element(By.ID, "unique").text
