@@ -28,6 +28,7 @@ from tests.web.browser import (  # skips this module without Chromium
     make_driver,
 )
 from tests.web.test_browser import click, submit, wait_text
+from tests.web.test_sudoku_page import NO_SOLUTION
 
 #: Records the most points the live plot showed (the run may end between two polls).
 WATCH_PLOT = """
@@ -93,6 +94,19 @@ def test_sudoku_go_and_deck_pages(server: tuple[str, Path], tmp_path: Path,
         grid = np.array([int(v) for v in cells], dtype=np.int8)
         assert solution_problems(Puzzle.from_string(ARTICLE_PUZZLE), grid) == []
         shots(driver, "pages-03-sudoku-solved")
+
+        # a puzzle without solution runs until its budget, unless stopped
+        puzzle = driver.find_element(By.ID, "puzzle")
+        puzzle.clear()
+        puzzle.send_keys(NO_SOLUTION)
+        driver.execute_script(WATCH_PLOT)
+        driver.find_element(By.ID, "solve-button").click()
+        WebDriverWait(driver, 30, poll_frequency=0.05).until(
+            lambda d: d.execute_script("return window.__livePoints") >= 2)
+        driver.find_element(By.ID, "stop-button").click()
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_element(By.ID, "live-status").text == "stopped at your request")
+        assert not driver.find_element(By.ID, "stop-button").is_displayed()
 
         # Go: MSP(19), its SGF downloaded and checked back
         click(driver, driver.find_element(By.LINK_TEXT, "Go MSP"))

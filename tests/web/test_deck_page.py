@@ -138,3 +138,13 @@ def test_the_synthetic_data_by_default(desk: Desk) -> None:
     assert "the embedded synthetic data (seed 0)" in text(r)
     must = re.search(r'<select name="must".*?</select>', r.text, re.S)
     assert must and must.group(0).count("<option") == 2000  # the owned pieces
+
+
+@pytest.mark.parametrize("method", ["greedy", "hc", "tabu", "exact", "bnb"])
+def test_every_method_builds_a_deck(uploaded: tuple[Desk, str], method: str) -> None:
+    desk, key = uploaded
+    r = _build(desk, key, method=method, must=["103"], seconds="10")
+    assert r.status_code == 200, text(r)
+    assert f"{method} in" in text(r) and 'id="explanation"' in r.text
+    if method in ("exact", "bnb"):
+        assert "proven optimal" in text(r)
