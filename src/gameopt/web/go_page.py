@@ -103,10 +103,12 @@ async def _solve(request: Request, m: int, n: int, method: str) -> MspResult:
 
 
 def _svg(board: Board, marks: Any, title: str) -> str:
+    """The board about 480 pixels wide (cells of 14 to 40 pixels), without its style."""
     from gameopt.go.render import board_svg
 
-    cell = 24.0 if max(board.shape) <= 25 else 16.0
+    cell = float(max(14, min(40, 480 // max(board.shape))))
     svg = board_svg(board, marks=marks, cell=cell, title=title)
+    svg = svg.replace("<svg ", f'<svg class="{"big" if cell >= 30 else "small"}" ', 1)
     return re.sub(r"<style>.*?</style>\n?", "", svg, count=1, flags=re.S)
 
 
