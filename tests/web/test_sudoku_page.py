@@ -192,6 +192,14 @@ def test_generate_refuses_bad_sizes(desk: Desk) -> None:
     assert r.status_code == 400 and "box" in text(r) and 'id="error-generate"' in r.text
     r = desk.post("/sudoku/generate", {"box": "3", "givens": "2"})
     assert r.status_code == 400 and "givens" in text(r)
+    r = desk.post("/sudoku/generate", {"box": "5", "givens": "100"})
+    assert r.status_code == 400 and "givens: 100 is too few for 25x25" in text(r)
+
+
+def test_the_next_step_stops_at_16x16(desk: Desk) -> None:
+    r = desk.post("/sudoku/hint", {"puzzle": "." * 625})
+    assert r.status_code == 400
+    assert "the next logical step is offered up to 16x16" in text(r)
 
 
 def test_the_next_logical_step_places_a_value(desk: Desk) -> None:

@@ -36,7 +36,6 @@ from gameopt.go import (
     check_msp_board,
     solve_msp,
 )
-from gameopt.go.sgf import MAX_SGF_SIZE
 from gameopt.web.common import read_form, render, text_field
 
 __all__ = ["routes", "MAX_SIDE", "SECONDS"]
@@ -147,6 +146,8 @@ def _known(m: int, n: int, gamma: int) -> str | None:
 
 
 async def index(request: Request) -> Response:
+    from gameopt.go.sgf import MAX_SGF_SIZE  # sgfmill loads on first use
+
     raw = request.query_params.get("size")
     ctx: dict[str, Any] = {"size": raw or "19", "method": "auto", "methods": MSP_METHODS,
                            "res": None, "error": None, "check": None, "max_side": MAX_SIDE}
@@ -181,7 +182,7 @@ async def _board_of(request: Request) -> tuple[MspResult, Board, str]:
 
 
 async def download_sgf(request: Request) -> Response:
-    from gameopt.go.sgf import board_to_sgf
+    from gameopt.go.sgf import MAX_SGF_SIZE, board_to_sgf
 
     res, board, size = await _board_of(request)
     if res.m != res.n or res.m > MAX_SGF_SIZE:

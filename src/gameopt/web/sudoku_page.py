@@ -38,6 +38,8 @@ MAX_SECONDS = 60.0
 DEFAULT_SECONDS = 10.0
 #: The exact solver takes no stop flag: larger grids go to CP-SAT or evolution.
 EXACT_MAX_BOX = 4
+#: Fewest givens of a generated 25x25 puzzle (60 % of the cells, the generator's default).
+SPARSEST_25 = 375
 #: Epochs between two points of the live plot.
 PLOT_EPOCHS = 10
 _ALPHABET = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -302,6 +304,10 @@ async def generate_page(request: Request) -> Response:
         givens = int_field(form, "givens", "givens", "givens", default=None)
         seed = int_field(form, "seed", "seed", "seed", default=None)
         assert box is not None
+        if box > EXACT_MAX_BOX and givens is not None and givens < SPARSEST_25:
+            raise InvalidInputError(f"givens: {givens} is too few for 25x25 here (at least "
+                                    f"{SPARSEST_25}: sparser grids take long to prove "
+                                    f"unique, and the generator cannot be stopped)")
         puzzle = await request.app.state.page_jobs.run(
             lambda stop: generate(box, givens, seed=seed))
     except InvalidInputError as e:
@@ -329,6 +335,9 @@ async def hint_page(request: Request) -> Response:
         puzzle = _puzzle(form)
         if puzzle.givens == puzzle.side ** 2:
             raise InvalidInputError("puzzle: already full; nothing to do")
+        if puzzle.box > EXACT_MAX_BOX:
+            raise InvalidInputError(f"puzzle: the next logical step is offered up to "
+                                    f"{EXACT_MAX_BOX ** 2}x{EXACT_MAX_BOX ** 2} here")
         step = await request.app.state.page_jobs.run(lambda stop: hint(puzzle))
     except InvalidInputError as e:
         return _error_page(request, form, e)
