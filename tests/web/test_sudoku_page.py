@@ -227,3 +227,54 @@ def test_a_busy_server_answers_503_with_retry_after(desk: Desk) -> None:
             "puzzle": ARTICLE_PUZZLE, "method": "evolution"})
         assert r.status_code == 503, url
         assert r.headers["retry-after"] == "5" and "the server is busy" in text(r)
+
+
+def test_disconnected_clients_free_their_slots_on_the_real_server(
+        server: tuple[str, Any]) -> None:
+    """Under uvicorn: two streams fill the pool (a third gets 503); once their clients hang
+    up, a new solve gets a slot at once, not after the streams' 60 s budget."""
+    import http.client
+    import urllib.parse
+
+    base, _ = server
+    port = int(base.rsplit(":", 1)[1])
+
+    def request(method: str, path: str, body: str = "", headers: dict[str, str] | None = None
+                ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request(method, path, body, headers or {})
+        return conn, conn.getresponse()
+
+    conn, r = request("GET", "/sudoku")
+    r.read()
+    conn.close()
+    token = re.search(r"gameopt_csrf=([^;]+)", r.getheader("set-cookie") or "")
+    assert token
+    headers = {"Content-Type": "application/x-www-form-urlencoded",
+               "Cookie": f"gameopt_csrf={token.group(1)}"}
+    form = {"csrf": token.group(1), "puzzle": NO_SOLUTION, "seconds": "60", "article": "on"}
+    streams = []
+    for _ in range(2):
+        conn, r = request("POST", "/sudoku/solve/stream", urllib.parse.urlencode(
+            {**form, "method": "evolution"}), headers)
+        assert r.status == 200 and r.fp.readline()  # the first event's chunk
+        streams.append(conn)
+    conn, r = request("POST", "/sudoku/solve/stream", urllib.parse.urlencode(
+        {**form, "method": "evolution"}), headers)
+    assert r.status == 503 and r.getheader("Retry-After") == "5"
+    r.read()
+    conn.close()
+    for conn in streams:
+        conn.close()
+    t0 = time.monotonic()
+    status = 0
+    while time.monotonic() - t0 < 20:
+        conn, r = request("POST", "/sudoku/solve", urllib.parse.urlencode(
+            {**form, "method": "exact"}), headers)
+        r.read()
+        conn.close()
+        status = r.status
+        if status != 503:
+            break
+        time.sleep(0.1)
+    assert status == 200
