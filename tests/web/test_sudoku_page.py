@@ -129,13 +129,11 @@ def _starlette(app: Any) -> Any:
     return app
 
 
-def test_a_client_that_goes_away_stops_its_search(data_dir: Any) -> None:
-    """The puzzle has no solution, so only the stop flag can end the 60 s run early."""
-    app = create_app(data_dir)
-    jobs = _starlette(app).state.page_jobs
+def _stream_scope(seconds: int) -> tuple[dict[str, Any], bytes]:
+    """A POST to the evolution stream of :data:`NO_SOLUTION`, with its CSRF cookie."""
     token = "t" * 32
-    body = (f"csrf={token}&method=evolution&seconds=60&article=on&puzzle={NO_SOLUTION}"
-            ).encode()
+    body = (f"csrf={token}&method=evolution&seconds={seconds}&article=on&"
+            f"puzzle={NO_SOLUTION}").encode()
     scope = {"type": "http", "method": "POST", "path": "/sudoku/solve/stream",
              "raw_path": b"/sudoku/solve/stream", "query_string": b"", "root_path": "",
              "http_version": "1.1", "scheme": "http", "server": ("testserver", 80),
@@ -143,6 +141,14 @@ def test_a_client_that_goes_away_stops_its_search(data_dir: Any) -> None:
              "headers": [(b"content-type", b"application/x-www-form-urlencoded"),
                          (b"content-length", str(len(body)).encode()),
                          (b"cookie", f"gameopt_csrf={token}".encode())]}
+    return scope, body
+
+
+def test_a_client_that_goes_away_stops_its_search(data_dir: Any) -> None:
+    """The puzzle has no solution, so only the stop flag can end the 60 s run early."""
+    app = create_app(data_dir)
+    jobs = _starlette(app).state.page_jobs
+    scope, body = _stream_scope(60)
     sent: list[dict[str, Any]] = []
 
     async def main() -> float:
@@ -278,3 +284,27 @@ def test_disconnected_clients_free_their_slots_on_the_real_server(
             break
         time.sleep(0.1)
     assert status == 200
+
+
+def test_a_client_gone_before_the_first_byte_leaves_no_slot_taken(data_dir: Any) -> None:
+    """The response never starts (sending fails), so no stream can stop the work: it
+    ends at its 1 s budget and gives its slot back."""
+    app = create_app(data_dir)
+    jobs = _starlette(app).state.page_jobs
+    scope, body = _stream_scope(1)
+
+    async def main() -> None:
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            raise OSError("connection reset by peer")
+
+        with pytest.raises(Exception, match="connection reset|unhandled errors"):
+            await asyncio.wait_for(app(scope, receive, send), 30)
+        t0 = time.monotonic()
+        while jobs.running and time.monotonic() - t0 < 20:
+            await asyncio.sleep(0.05)
+
+    asyncio.run(main())
+    assert jobs.running == 0 and jobs.finished == ["done"]

@@ -88,15 +88,6 @@ class Jobs:
         :class:`~gameopt.errors.GameoptError` becomes an ``error`` event with its message.
         """
         self._take()
-        return StreamingResponse(self._events(work, progress_event),
-                                 media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store",
-                                          "X-Accel-Buffering": "no"})
-
-    async def _events(self, work: Callable[[StopFlag, Callable[[Progress], None]],
-                                           dict[str, Any]],
-                      progress_event: Callable[[Progress], dict[str, Any]]
-                      ) -> AsyncIterator[str]:
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         stop = StopFlag()
@@ -113,20 +104,27 @@ class Jobs:
                 out = ("error", {"message": str(e)})
             except Exception as e:  # a bug: said in one line, never a traceback page
                 out = ("error", {"message": f"internal error: {type(e).__name__}"})
+            # the slot comes back when the work ends, whatever becomes of the response
+            self._give("stopped" if stop.is_set() else out[0])
             loop.call_soon_threadsafe(queue.put_nowait, out)
 
-        future = self._pool.submit(job)
-        status = "stopped"
+        # submitted now, not when the response starts: a client gone before the first
+        # byte cannot leave a slot taken (the work then ends at its time budget)
+        self._pool.submit(job)
+        return StreamingResponse(self._events(queue, stop), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    @staticmethod
+    async def _events(queue: asyncio.Queue[tuple[str, Any]], stop: StopFlag
+                      ) -> AsyncIterator[str]:
+        """The queue's events as SSE text until the last one; the flag is set when the
+        stream ends, early (the client went away) or not."""
         try:
             while True:
                 kind, data = await queue.get()
                 yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
                 if kind != "progress":
-                    status = kind
                     break
         finally:
             stop.set()
-            if future.done():
-                self._give(status)
-            else:
-                future.add_done_callback(lambda _: self._give(status))
