@@ -158,10 +158,11 @@ def test_loopback_hosts() -> None:
     assert not is_loopback("example.org")
 
 
-def test_serve_starts_quickly_and_prints_its_url(data_dir: Path) -> None:
-    proc, url, seconds = start_server(data_dir)
+def test_serve_starts_and_prints_its_url(data_dir: Path) -> None:
+    # how fast it starts is measured by benchmarks/bench_web_desk.py, not asserted here
+    proc, url, _ = start_server(data_dir)
     try:
-        assert seconds < 3.0, seconds
+        assert url.startswith("http://127.0.0.1:")
     finally:
         proc.terminate()
         out = proc.communicate(timeout=10)[0]

@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gameopt.errors import InvalidInputError
-from gameopt.web import desk, home, reversi_page
+from gameopt.web import deck_page, desk, go_page, home, reversi_page, sudoku_page
 from gameopt.web.common import (
     AUTH_COOKIE,
     BodyTooLarge,
@@ -38,6 +38,7 @@ from gameopt.web.common import (
     render,
     text_field,
 )
+from gameopt.web.page_jobs import Jobs
 
 __all__ = ["create_app", "create_app_from_env", "DEFAULT_MAX_UPLOAD", "DATA_DIR_ENV", "TOKEN_ENV"]
 
@@ -155,8 +156,11 @@ def _safe_next(value: str | None) -> str:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return render(request, "error.html", {"status": exc.status_code, "message": exc.detail},
-                  status_code=exc.status_code)
+    response = render(request, "error.html", {"status": exc.status_code,
+                                              "message": exc.detail},
+                      status_code=exc.status_code)
+    response.headers.update(exc.headers or {})  # Retry-After of a busy pool
+    return response
 
 
 async def _body_too_large(request: Request, exc: Exception) -> Response:
@@ -204,6 +208,9 @@ def create_app(data_dir: str | Path, token: str | None = None, *,
         Route("/logout", logout, methods=["POST"]),
         *desk.routes(),
         *reversi_page.routes(),
+        *sudoku_page.routes(),
+        *go_page.routes(),
+        *deck_page.routes(),
         Mount("/static", StaticFiles(directory=_HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={
@@ -214,6 +221,7 @@ def create_app(data_dir: str | Path, token: str | None = None, *,
     state.token = token
     state.max_upload = max_upload
     state.poll_ms = int(poll_seconds * 1000)
+    state.page_jobs = Jobs()
     return _BodyLimit(_DirectorOnly(app, token), max_upload)
 
 
