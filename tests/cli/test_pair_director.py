@@ -171,3 +171,24 @@ def test_replace_allow_and_late_entry(event: Path, capsys: pytest.CaptureFixture
         "Ann and Bob may be paired again\n"
     assert "pair 1, 2 is not forbidden" in refused(["pair", "allow", str(event), "Ann",
                                                     "Bob"], capsys, event)
+
+
+def test_forfeit_from_the_cli(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["pair", "result", str(event), "1", "--forfeit", "Ann"], capsys) == \
+        "round 1 table 1: 1 -:+ 2, won by 2 by forfeit\n"
+    assert run(["pair", "result", str(event), "1", "--forfeit", "3", "--both"], capsys) == \
+        "round 1 table 2: 3 -:- 4, both forfeit\n"
+    err = refused(["pair", "result", str(event), "1", "--forfeit", "Bob"], capsys, event)
+    assert "result already entered (1 -:+ 2, won by 2 by forfeit)" in err
+    assert "--both goes with --forfeit" in refused(
+        ["pair", "result", str(event), "1", "--table", "1", "40", "24", "--both"], capsys,
+        event)
+    assert "takes no disc counts" in refused(
+        ["pair", "result", str(event), "1", "40", "24", "--forfeit", "Bob"], capsys, event)
+    run(["pair", "result", str(event), "1", "--forfeit", "Bob", "--replace"], capsys)
+    out = run(["pair", "standings", str(event)], capsys)
+    ann = next(line for line in out.splitlines() if "| Ann " in line)
+    assert "| 1.0 " in ann and "| 32 " in ann  # a win and 32 discs
+    elo = event.with_suffix(".elo")
+    run(["pair", "export", str(event), "--elo", str(elo)], capsys)
+    assert "%Forfeit: 1 2 B" in elo.read_text() and "%Forfeit: 3 4 0" in elo.read_text()

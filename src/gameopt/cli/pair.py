@@ -9,6 +9,7 @@ from pathlib import Path
 from gameopt.core import Limit, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
+from gameopt.pairing.records import result_text
 
 __all__ = ["register"]
 
@@ -70,7 +71,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "result", help="enter results: one game, or a CSV who,black,white",
         description="One game: --table N BLACK WHITE or --player ID|NAME BLACK WHITE (or "
                     "WHO BLACK WHITE, where a number that could be a table or a player id "
-                    "is refused). A sheet: --csv RESULTS.csv.")
+                    "is refused). A no-show: --forfeit ID|NAME (the opponent wins by "
+                    "forfeit: a win and 32 discs, the absent player a loss and 0 discs; "
+                    "--forfeit ID|NAME --both when neither came). A sheet: --csv "
+                    "RESULTS.csv.")
     a.add_argument("file")
     a.add_argument("round", type=int)
     a.add_argument("values", nargs="*", metavar="WHO BLACK WHITE",
@@ -80,6 +84,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="the game at table N")
     who.add_argument("--player", nargs=3, default=None, metavar=("ID|NAME", "BLACK", "WHITE"),
                      help="the game of a player (id or name)")
+    who.add_argument("--forfeit", default=None, metavar="ID|NAME",
+                     help="the player did not turn up: their opponent wins by forfeit")
+    a.add_argument("--both", action="store_true",
+                   help="with --forfeit: neither player turned up, both lose")
     a.add_argument("--csv", default=None, metavar="RESULTS.csv",
                    help="columns who,black,white; all entered or none")
     a.add_argument("--replace", action="store_true", help="correct a result already entered")
@@ -232,6 +240,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_result(args: argparse.Namespace) -> int:
     t = _open(args.file)
+    if args.both and args.forfeit is None:
+        raise InvalidInputError("pair result: --both goes with --forfeit ID|NAME")
+    if args.forfeit is not None:
+        if args.values or args.csv:
+            raise InvalidInputError("pair result: --forfeit ID|NAME takes no disc counts "
+                                    "and no --csv")
+        g = t.set_forfeit(args.round, args.forfeit, both=args.both, replace=args.replace)
+        print(f"round {args.round} table {g.table}: {result_text(g)}")
+        return 0
     named = args.table is not None or args.player is not None
     if args.csv:
         if args.values or named:
@@ -251,8 +268,7 @@ def cmd_result(args: argparse.Namespace) -> int:
         (key, black, white), by = args.values, "auto"
     discs = [_discs(v, what) for v, what in ((black, "black"), (white, "white"))]
     g = t.set_result(args.round, key, *discs, replace=args.replace, by=by)
-    print(f"round {args.round} table {g.table}: {g.black} {g.black_discs}-{g.white_discs} "
-          f"{g.white}")
+    print(f"round {args.round} table {g.table}: {result_text(g)}")
     return 0
 
 

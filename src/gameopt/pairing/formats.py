@@ -47,13 +47,16 @@ then blank lines, comments (a line starting with ``%``) and one game per line ::
 
 the first player's id and discs, ``>``/``<``/``=`` for a win/loss/draw of the first
 player, the second player's discs and id, and the first player's colour (``B``/``W``).
-We write black first. Byes and unplayed games are not rated, so they are not games in
-the file. Our own comments carry what the format has no room for, and other readers
-skip them: ``%Round k`` before each round's games, ``%Player: <id> <country or -> <name>``
-for each player, ``%Bye: <id>`` for a bye. On reading, a file without ``%Round`` lines is
-cut into rounds greedily (a new round starts when a player would play twice); players
-not listed get their id as name. The result sign must agree with the discs, and the
-discs must add up (each 0..64, sum ≤ 64).
+We write black first. Byes, forfeits and unplayed games are not rated, so they are not
+games in the file. Our own comments carry what the format has no room for, and other
+readers skip them: ``%Round k`` before each round's games, ``%Player: <id> <country or
+-> <name>`` for each player, ``%Bye: <id>`` for a bye, ``%Forfeit: <black> <white>
+<B|W|0>`` for a forfeit (who won: black, white, neither), ``%Withdrawn: <id> <round>``
+and ``%Late: <id> <round> <half points>`` for withdrawals and late entries. A round
+whose games have no result yet is not written (nor its bye). On reading, a file
+without ``%Round`` lines is cut into rounds greedily (a new round starts when a player
+would play twice); players not listed get their id as name. The result sign must agree
+with the discs, and the discs must add up (each 0..64, sum ≤ 64).
 
 TRF-like interchange file
 -------------------------
@@ -92,7 +95,7 @@ import datetime as _dt
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -417,12 +420,22 @@ def format_elo(data: TournamentData, sender: str = "gameopt") -> str:
     lines = [f"%%Tournament: {info.name}", f"%%Country: {info.country or ''}".rstrip(),
              f"%%Date: {date}".rstrip(), f"%%Sender: {sender}", "%"]
     lines += [f"%Player: {p.id} {p.country or '-'} {p.name}" for p in data.players]
+    for p in data.players:
+        if p.joined_round > 1 or p.initial_score:
+            lines.append(f"%Late: {p.id} {p.joined_round} {p.initial_score}")
+        if p.withdrawn_round is not None:
+            lines.append(f"%Withdrawn: {p.id} {p.withdrawn_round}")
     for k in sorted({g.round_no for g in data.games}):
+        games = sorted((g for g in data.games if g.round_no == k), key=lambda g: g.table)
+        if not any(g.has_result and not g.is_bye for g in games) and len(games) > 1:
+            continue  # not played yet: neither the games nor the bye
         lines.append(f"%Round {k}")
-        for g in sorted((g for g in data.games if g.round_no == k), key=lambda g: g.table):
+        for g in games:
             if g.is_bye:
                 lines.append(f"%Bye: {g.black}")
-            elif g.result is not None:
+            elif g.forfeit and g.result is not None:
+                lines.append(f"%Forfeit: {g.black} {g.white} {g.result.value}")
+            elif g.result is not None and g.black_discs is not None:
                 lines.append(f"{g.black} ({g.black_discs}){_ELO_SIGN[g.result]}"
                              f"({g.white_discs}) {g.white} B")
     return "\n".join(lines) + "\n"
@@ -437,6 +450,8 @@ class _EloReader:
     round_no: int = 0
     explicit_rounds: bool = False
     busy: frozenset[str] = frozenset()
+    late: dict[str, tuple[int, int]] = field(default_factory=dict)
+    withdrawn: dict[str, int] = field(default_factory=dict)
 
     def where(self, lineno: int) -> str:
         return f"{self.source}:{lineno}"
@@ -486,7 +501,15 @@ def parse_elo(text: str, source: str = "<text>") -> TournamentData:
     info = TournamentInfo(r.header["tournament"] or "(unnamed)",
                           r.header.get("country") or None,
                           _elo_date(r.header.get("date", ""), source))
-    return TournamentData(info=info, players=tuple(r.players.values()), games=tuple(r.games))
+    players = []
+    for p in r.players.values():
+        joined, score = r.late.get(p.id, (1, 0))
+        try:
+            players.append(replace(p, joined_round=joined, initial_score=score,
+                                   withdrawn_round=r.withdrawn.get(p.id)))
+        except InvalidInputError as e:
+            raise InvalidInputError(f"{source}: {e}") from None
+    return TournamentData(info=info, players=tuple(players), games=tuple(r.games))
 
 
 def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
@@ -508,6 +531,32 @@ def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
         r.player(pid, lineno)
         r.place((pid,), lineno)
         r.games.append(GameRecord(r.round_no, r.table(), pid, BYE))
+    elif word in ("Forfeit:", "Withdrawn:", "Late:"):
+        _elo_extra(r, word, rest.split(), lineno)
+
+
+def _elo_extra(r: _EloReader, word: str, parts: list[str], lineno: int) -> None:
+    """``%Forfeit:``, ``%Withdrawn:`` and ``%Late:`` (our comments; module notes)."""
+    shape = {"Forfeit:": "<black> <white> <B|W|0>", "Withdrawn:": "<id> <round>",
+             "Late:": "<id> <round> <half points>"}[word]
+    size = {"Forfeit:": 3, "Withdrawn:": 2, "Late:": 3}[word]
+    if len(parts) != size or (word != "Forfeit:" and not all(x.isdigit()
+                                                              for x in parts[1:])):
+        raise InvalidInputError(f"{r.where(lineno)}: %{word} wants {shape}")
+    if word == "Withdrawn:":
+        r.withdrawn[parts[0]] = int(parts[1])
+    elif word == "Late:":
+        r.late[parts[0]] = (int(parts[1]), int(parts[2]))
+    else:
+        black, white, res = parts
+        if res not in ("B", "W", "0"):
+            raise InvalidInputError(f"{r.where(lineno)}: %Forfeit: result {res!r} is not "
+                                    "B, W or 0")
+        for pid in (black, white):
+            r.player(pid, lineno)
+        r.place((black, white), lineno)
+        r.games.append(GameRecord(r.round_no, r.table(), black, white, None, None,
+                                  Outcome(res), forfeit=True))
 
 
 def _elo_game(r: _EloReader, line: str, lineno: int) -> None:
