@@ -35,7 +35,13 @@ from gameopt.pairing.matching import (
     solve_exact,
 )
 from gameopt.pairing.model import BYE, METHODS, PROVEN_METHODS, Pairing, RoundInput, Table
-from gameopt.pairing.penalties import PairCosts, PenaltyParams, cost_matrix, group_positions
+from gameopt.pairing.penalties import (
+    COLOUR_TERMS,
+    PairCosts,
+    PenaltyParams,
+    cost_matrix,
+    group_positions,
+)
 from gameopt.pairing.penalties import pair_cost as _pair_cost
 
 __all__ = ["pair_round", "bye_order"]
@@ -45,23 +51,41 @@ IntMatrix = npt.NDArray[np.int64]
 BoolMatrix = npt.NDArray[np.bool_]
 
 
-def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, BoolMatrix, IntMatrix,
+def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, IntMatrix,
                                             npt.NDArray[np.int64]]:
-    """Cost, allowed, tiebreak and groups with the bye as an extra vertex if n is odd."""
+    """Cost, upper cost, allowed, tiebreak and groups, with the bye as an extra vertex if
+    n is odd.
+
+    ``cost`` is the whole penalty (what the heuristics minimise); the exact methods
+    minimise ``upper`` (every term but colour) and, among the pairings of least
+    ``upper``, the tiebreak ``tie``: the colour-tier breaks first, then the colour cost,
+    then the sum of squared rank distances, each scaled above any pairing's total of the
+    next.
+    """
     n = len(pc.players)
     m = n + n % 2
     cost = np.zeros((m, m), dtype=np.int64)
+    upper = np.zeros((m, m), dtype=np.int64)
+    breaks = np.zeros((m, m), dtype=np.int64)
+    colour = np.zeros((m, m), dtype=np.int64)
     allowed = np.zeros((m, m), dtype=np.bool_)
     cost[:n, :n] = pc.cost
+    upper[:n, :n] = pc.upper
+    breaks[:n, :n] = pc.breaks
+    colour[:n, :n] = pc.colour
     allowed[:n, :n] = pc.allowed
     scores = np.array([p.score for p in pc.players], dtype=np.int64)
     if m > n:
         cost[:n, n] = cost[n, :n] = pc.bye
+        upper[:n, n] = upper[n, :n] = pc.bye
         allowed[:n, n] = allowed[n, :n] = pc.bye_allowed
         scores = np.append(scores, scores.min() - 1)
     idx = np.arange(m)
-    tie = (idx[:, None] - idx[None, :]) ** 2
-    return cost, allowed, tie, scores
+    rank2 = (idx[:, None] - idx[None, :]) ** 2
+    half = m // 2
+    key = breaks * (int(colour.max(initial=0)) * half + 1) + colour
+    tie = key * (int(rank2.max(initial=0)) * half + 1) + rank2
+    return cost, upper, allowed, tie, scores
 
 
 def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
@@ -96,7 +120,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         (:data:`~gameopt.pairing.model.PROVEN_METHODS`), whose ``bound`` is then the
         total penalty itself, and ``stats``: ``players``, and for ``"exact"`` the edges
         before and after the pruning with its ``lower_bound`` and heuristic
-        ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`).
+        ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`), which bound
+        the terms other than colour. Proven means best in the exact order (Notes), and
+        ``bound`` is then the least total of the terms other than colour, which is a
+        lower bound of every pairing's ``total_cost``.
 
     Raises
     ------
@@ -115,7 +142,16 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     pairing is the least-penalty one with that bye; with no legal pairing at all, the
     least-penalty pairing. ``stats["bye_candidates"]`` counts the players tried.
 
-    Deterministic: among pairings of least total penalty, the exact methods return one
+    The colour tier (optimal methods): the pairing has the least total of the terms
+    other than colour (floats, rematches, country, elitism, the bye; SLIM's rank term);
+    among those, the fewest colour-tier breaks (a third same colour in a row of played
+    games, or a colour difference beyond 2:
+    :func:`~gameopt.pairing.penalties.colour_violation`), then the least colour cost.
+    This order is exact (each level scaled above any pairing's total of the next), not
+    a trade of penalties; ``total_cost`` adds the colour terms as priced
+    (``p_col``, ``p_repcl``, ``p_coltier``) for display.
+
+    Deterministic: among the pairings best in that order, the exact methods return one
     with the least sum of squared rank distances (players meet the nearest in the
     standings: 1-2, 3-4 when all else is equal), and the solver sees players in
     (rank, id) order, so the same input gives the same pairing.
@@ -144,7 +180,9 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     _check_budget(rule, "the cost matrix")
     players = pc.players
     n = len(players)
-    cost, allowed, tie, scores = _field_matrices(pc)
+    cost, upper, allowed, tie, scores = _field_matrices(pc)
+    if method in PROVEN_METHODS:
+        cost = upper  # the rest is in the tiebreak (see _field_matrices)
     labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
     stats: dict[str, Any] = {"players": n}
     if cost.shape[0] > n and method in PROVEN_METHODS:
@@ -153,8 +191,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
     pairing = _pairing(round_input, params, pc, pairs, method)
     proven = method in PROVEN_METHODS
+    least = sum(v for t in pairing.tables for k, v in t.terms.items()
+                if k not in COLOUR_TERMS)
     return replace(pairing, seconds=time.process_time() - start, clock="cpu",
-                   proven=proven, bound=float(pairing.total_cost) if proven else None,
+                   proven=proven, bound=float(least) if proven else None,
                    stats=stats)
 
 
