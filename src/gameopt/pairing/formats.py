@@ -19,7 +19,7 @@ standings (CSV)           :func:`format_standings_csv`           :func:`write_st
 players sheet (CSV)       :func:`parse_players_csv`              :func:`read_players_csv`
 results sheet (CSV)       :func:`parse_results_csv`              :func:`read_results_csv`
 WOF ``.ELO``              :func:`format_elo`, :func:`parse_elo`  :func:`write_elo`
-TRF-like                  :func:`format_trf`, :func:`parse_trf`  :func:`write_trf`
+FIDE TRF-16               :func:`format_trf`, :func:`parse_trf`  :func:`write_trf`
 either, by extension                                             :func:`read_tournament_file`,
                                                                  :func:`write_tournament_file`
 ========================  =====================================  =====================
@@ -58,10 +58,15 @@ without ``%Round`` lines is cut into rounds greedily (a new round starts when a 
 would play twice); players not listed get their id as name. The result sign must agree
 with the discs, and the discs must add up (each 0..64, sum ≤ 64).
 
-TRF-like interchange file
--------------------------
-Modelled on FIDE's Tournament Report File (TRF16): one record per line, a three
-character code in columns 1-3. Header records (value from column 5)::
+TRF
+---
+:func:`format_trf` writes FIDE's TRF-16 with our extension records (described in
+:mod:`gameopt.pairing.trf`); :func:`parse_trf` reads those, other programs' TRF-16
+files, and the older TRF-like layout below, which earlier versions wrote (recognised
+by its ``XXW`` record).
+
+The older TRF-like layout, modelled on FIDE's Tournament Report File (TRF16): one record
+per line, a three character code in columns 1-3. Header records (value from column 5)::
 
     012 tournament name          032 country          042 date (YYYY-MM-DD)
     062 number of players        XXR planned rounds
@@ -106,6 +111,7 @@ from gameopt.pairing.model import BYE, Pairing
 from gameopt.pairing.records import MAX_NAME, GameRecord, Outcome, PlayerRecord, check_discs
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
+from gameopt.pairing.trf import format_trf16, parse_trf16
 
 __all__ = [
     "format_elo",
@@ -135,14 +141,14 @@ __all__ = [
 
 # ------------------------------------------------------------------ files
 def read_tournament_file(path: str | Path) -> TournamentData:
-    """Read a ``.elo`` file (WOF) or any other extension as the TRF-like format."""
+    """Read a ``.elo`` file (WOF) or any other extension as TRF (:func:`parse_trf`)."""
     p = Path(path)
     text = read_text(p, "tournament file")
     return parse_elo(text, str(p)) if p.suffix.lower() == ".elo" else parse_trf(text, str(p))
 
 
 def write_tournament_file(path: str | Path, data: TournamentData) -> None:
-    """Write ``data`` as ``.elo`` (WOF) or, for any other extension, TRF-like."""
+    """Write ``data`` as ``.elo`` (WOF) or, for any other extension, FIDE TRF-16."""
     if Path(path).suffix.lower() == ".elo":
         write_elo(path, data)
     else:
@@ -155,7 +161,7 @@ def write_elo(path: str | Path, data: TournamentData, sender: str = "gameopt") -
 
 
 def write_trf(path: str | Path, data: TournamentData) -> None:
-    """Write the TRF-like file of ``data`` (:func:`format_trf`), whatever the extension."""
+    """Write the TRF-16 file of ``data`` (:func:`format_trf`), whatever the extension."""
     atomic_write_text(path, format_trf(data))
 
 
@@ -629,7 +635,14 @@ class _Layout:
 
 
 def format_trf(data: TournamentData) -> str:
-    """The TRF-like file of ``data`` (layout in the module docstring)."""
+    """FIDE's TRF-16 file of ``data`` with our extension records
+    (:func:`gameopt.pairing.trf.format_trf16`)."""
+    return format_trf16(data)
+
+
+def format_trf_legacy(data: TournamentData) -> str:
+    """The older TRF-like file of ``data`` (layout in the module docstring); kept so
+    that the tests can write what earlier versions wrote."""
     players = sorted(data.players, key=lambda p: p.seq)
     rank_of = {p.id: i for i, p in enumerate(players, start=1)}
     if len(players) > 9999:
@@ -696,7 +709,17 @@ class _Block:
 
 
 def parse_trf(text: str, source: str = "<text>") -> TournamentData:
-    """Read a TRF-like file written by :func:`format_trf` (or by hand in its layout).
+    """Read a TRF file: FIDE's TRF-16 (ours or another program's,
+    :func:`gameopt.pairing.trf.parse_trf16`), or the older TRF-like layout of this
+    module's docstring when the file has an ``XXW`` record.
+    """
+    if not re.search(r"^XXW", text, re.MULTILINE):
+        return parse_trf16(text, source)
+    return parse_trf_legacy(text, source)
+
+
+def parse_trf_legacy(text: str, source: str = "<text>") -> TournamentData:
+    """Read the older TRF-like file (layout in the module docstring).
 
     Raises
     ------
