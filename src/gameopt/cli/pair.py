@@ -147,6 +147,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("file")
     a.set_defaults(func=cmd_import)
 
+    a = ss.add_parser(
+        "check", help="list every rule the paired rounds break",
+        description="Audit the rounds of a tournament file (.sqlite) or of a TRF or .ELO "
+                    "file from another program: unpaired or twice-paired players, "
+                    "forbidden pairs, rematches, second byes, the bye order, third same "
+                    "colours in a row, colour differences beyond 2, and pairings that the "
+                    "exact method beats. Exit status 1 when a rule is broken.")
+    a.add_argument("file", help="a tournament file, or a .trf/.elo file")
+    a.add_argument("--round", type=int, default=None, metavar="K",
+                   help="check round K only (default: every paired round)")
+    a.add_argument("--no-optimality", action="store_true",
+                   help="skip the comparison with the exact pairing (one pairing a round)")
+    a.add_argument("--params", default=None, metavar="PENALTIES.toml",
+                   help="penalty parameter overrides for the comparison")
+    a.set_defaults(func=cmd_check)
+
     a = ss.add_parser("simulate", help="simulate random events under several pairing rules")
     a.add_argument("--events", type=int, default=100)
     a.add_argument("--players", type=int, default=100)
@@ -353,6 +369,38 @@ def cmd_import(args: argparse.Namespace) -> int:
     t = formats.import_tournament(args.source, args.file)
     print(f"created {args.file} with {len(t.players())} players, {t.last_round} rounds")
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from gameopt.pairing import PenaltyParams
+    from gameopt.pairing.check import check_round
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise InvalidInputError(f"{path}: no such file")
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\x00"
+    if sqlite:
+        with Tournament.open(path) as t:
+            data = t.snapshot()
+    else:
+        data = formats.read_tournament_file(path)
+    params = PenaltyParams.from_toml(args.params) if args.params else None
+    paired = sorted({g.round_no for g in data.games})
+    if args.round is not None and args.round not in paired:
+        raise InvalidInputError(f"{path}: round {args.round} is not paired (rounds "
+                                f"{', '.join(map(str, paired)) or 'none'})")
+    rounds = [args.round] if args.round is not None else paired
+    broken = 0
+    for k in rounds:
+        found = check_round(data.players, data.games, k, data.forbidden, params=params,
+                            optimality=not args.no_optimality)
+        for b in found:
+            print(b)
+        if not found:
+            print(f"round {k}: no rule broken")
+        broken += len(found)
+    return 1 if broken else 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -34,17 +34,29 @@ from gameopt.pairing.matching import (
     min_weight_perfect_matching,
     solve_exact,
 )
-from gameopt.pairing.model import BYE, METHODS, PROVEN_METHODS, Pairing, RoundInput, Table
+from gameopt.pairing.model import (
+    BYE,
+    METHODS,
+    PROVEN_METHODS,
+    Colour,
+    Pairing,
+    RoundInput,
+    Table,
+)
 from gameopt.pairing.penalties import (
     COLOUR_TERMS,
     PairCosts,
     PenaltyParams,
+    colour_violation,
     cost_matrix,
     group_positions,
+    oriented_terms,
+    pen_bye,
+    pen_color,
 )
 from gameopt.pairing.penalties import pair_cost as _pair_cost
 
-__all__ = ["pair_round", "bye_order"]
+__all__ = ["bye_order", "legal_bye", "pair_round", "pairing_key"]
 
 Pairs = list[tuple[int, int]]
 IntMatrix = npt.NDArray[np.int64]
@@ -230,6 +242,46 @@ def bye_order(pc: PairCosts) -> list[int]:
     pos = group_positions(pc.players)
     fresh = [k for k, p in enumerate(pc.players) if pc.bye_allowed[k] and p.byes == 0]
     return sorted(fresh, key=lambda k: (pc.players[k].score, pos[pc.players[k].id][1]))
+
+
+def legal_bye(pc: PairCosts, k: int) -> bool:
+    """Whether the others can all be paired without a rematch or a forbidden pair when
+    ``pc.players[k]`` takes the bye (a maximum-cardinality matching of the legal
+    pairs)."""
+    import rustworkx as rx
+
+    n = len(pc.players)
+    rest = [i for i in range(n) if i != k]
+    g = rx.PyGraph()
+    g.add_nodes_from(rest)
+    where = {v: i for i, v in enumerate(rest)}
+    legal = np.triu(pc.allowed & ~pc.rematch, 1)
+    for u, v in zip(*np.nonzero(legal), strict=True):
+        if u != k and v != k:
+            g.add_edge(where[int(u)], where[int(v)], 1)
+    return 2 * len(rx.max_weight_matching(g, max_cardinality=True)) == len(rest)
+
+
+def pairing_key(round_input: RoundInput, tables: list[tuple[str, str]],
+                params: PenaltyParams | None = None) -> tuple[int, int, int]:
+    """The exact order's key of a pairing given as ``(black, white)`` ids (``white`` may
+    be :data:`~gameopt.pairing.model.BYE`), with the colours as given: the total of the
+    terms other than colour, the colour-tier breaks, the colour cost (what
+    :func:`pair_round`'s exact methods minimise, in that order)."""
+    params = params or PenaltyParams()
+    by_id = {p.id: p for p in round_input.players}
+    pos = group_positions(round_input.players)
+    upper = breaks = colour = 0
+    for black, white in tables:
+        if white == BYE:
+            upper += pen_bye(by_id[black], pos[black], params)
+            continue
+        b, w = by_id[black], by_id[white]
+        terms = oriented_terms(b, w, round_input.round_no, params, pos)
+        upper += sum(v for t, v in terms.items() if t not in COLOUR_TERMS)
+        breaks += colour_violation(b, Colour.BLACK) + colour_violation(w, Colour.WHITE)
+        colour += pen_color(b, Colour.BLACK, params) + pen_color(w, Colour.WHITE, params)
+    return upper, breaks, colour
 
 
 def _is_legal(pairs: Pairs, pc: PairCosts) -> bool:

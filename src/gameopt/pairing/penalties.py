@@ -70,6 +70,7 @@ __all__ = [
     "colour_balance",
     "colour_violation",
     "last_played",
+    "oriented_terms",
     "cost_matrix",
     "float_direction",
     "group_positions",
@@ -482,9 +483,11 @@ def pen_bye(p: PlayerState, pos: tuple[int, int], params: PenaltyParams) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def _oriented(black: PlayerState, white: PlayerState, round_no: int,
-              params: PenaltyParams, pos: Mapping[str, tuple[int, int]]) -> dict[str, int]:
-    """The terms of ``black`` against ``white`` with these colours (switched-on ones)."""
+def oriented_terms(black: PlayerState, white: PlayerState, round_no: int,
+                   params: PenaltyParams, pos: Mapping[str, tuple[int, int]],
+                   ) -> dict[str, int]:
+    """The terms of ``black`` against ``white`` with these colours (switched-on ones);
+    ``pos`` is :func:`group_positions` of the field."""
     on = params.terms
     terms: dict[str, int] = {}
     if "colour" in on:
@@ -564,8 +567,8 @@ def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
         c = pen_bye(i, pos[i.id], params)
         return c, i.id, BYE, {"bye": c}
     r = round_input.round_no
-    a = _oriented(i, j, r, params, pos)
-    b = _oriented(j, i, r, params, pos)
+    a = oriented_terms(i, j, r, params, pos)
+    b = oriented_terms(j, i, r, params, pos)
     key_a = (_upper(a), *_colour_key(i, j, params), (i.rank, i.id) > (j.rank, j.id))
     key_b = (_upper(b), *_colour_key(j, i, params), (j.rank, j.id) > (i.rank, i.id))
     take_a = key_a < key_b
