@@ -27,7 +27,7 @@ number, the two start ranks (``0000`` for the bye's empty seat) and the discs as
 columns 58-68; ``XXN rank name`` a name longer than 33 characters; ``XXK rank country``
 a country longer than 3; ``XXE rank rating`` a rating that is not a whole number up to
 9999; ``XXL rank round half-points`` a late entry; ``XXD rank round`` a withdrawal;
-``XXM round method`` the pairing method.
+``XXM round method cost`` the pairing method and the round's total penalty.
 
 Colours: Othello's black, who moves first, is ``b``. A file from another program has no
 disc counts: its games are read as score-only results (32 discs each for the
@@ -95,8 +95,8 @@ def format_trf16(data: TournamentData) -> str:
     out += [f"XXP {' '.join(str(r) for r in sorted(rank_of[x] for x in pair))}"
             for pair in sorted(data.forbidden, key=sorted)
             if all(x in rank_of for x in pair)]
-    out += [f"XXM {r.round_no} {r.method}" for r in sorted(data.rounds,
-                                                            key=lambda r: r.round_no)]
+    out += [f"XXM {r.round_no} {r.method} {r.total_cost}"
+            for r in sorted(data.rounds, key=lambda r: r.round_no)]
     for p in players:
         r = rank_of[p.id]
         if len(p.id) > _ID[1]:
@@ -302,8 +302,9 @@ def _read_extensions(ext: list[tuple[int, str, list[str]]], players: dict[int, P
                     bd, _, wd = parts[4].partition("-")
                     discs = (int(bd), int(wd))
                 out.tables[(k, black)] = (table, white, discs)
-            elif code == "XXM" and len(parts) >= 2:
-                out.methods.append(RoundRecord(int(parts[0]), " ".join(parts[1:])))
+            elif code == "XXM" and len(parts) in (2, 3):
+                cost = int(parts[2]) if len(parts) == 3 else 0
+                out.methods.append(RoundRecord(int(parts[0]), parts[1], cost))
             elif code == "XXP" and len(parts) >= 2:
                 pairs.append((lineno, [int(x) for x in parts]))
             else:
