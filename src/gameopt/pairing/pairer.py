@@ -16,7 +16,7 @@ References
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,7 @@ from gameopt.errors import BudgetExhaustedError, InfeasibleError, InvalidInputEr
 from gameopt.pairing._slim_kernels import warm
 from gameopt.pairing.heuristics import naive_matching, slim_matching
 from gameopt.pairing.matching import (
+    MAX_COST,
     check_matrices,
     infeasible_error,
     is_perfect_matching,
@@ -63,16 +64,23 @@ IntMatrix = npt.NDArray[np.int64]
 BoolMatrix = npt.NDArray[np.bool_]
 
 
-def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, IntMatrix,
+@dataclass(frozen=True)
+class _Lex:
+    """The exact order below the terms other than colour: ``key`` (colour-tier breaks
+    scaled above the colour cost) then ``rank2`` (squared rank distances)."""
+
+    key: IntMatrix
+    rank2: IntMatrix
+
+
+def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, _Lex,
                                             npt.NDArray[np.int64]]:
-    """Cost, upper cost, allowed, tiebreak and groups, with the bye as an extra vertex if
-    n is odd.
+    """Cost, upper cost, allowed, the lower keys and groups, with the bye as an extra
+    vertex if n is odd.
 
     ``cost`` is the whole penalty (what the heuristics minimise); the exact methods
-    minimise ``upper`` (every term but colour) and, among the pairings of least
-    ``upper``, the tiebreak ``tie``: the colour-tier breaks first, then the colour cost,
-    then the sum of squared rank distances, each scaled above any pairing's total of the
-    next.
+    minimise ``upper`` (every term but colour), then the colour-tier breaks, then the
+    colour cost, then the sum of squared rank distances (:func:`_ordered`).
     """
     n = len(pc.players)
     m = n + n % 2
@@ -94,10 +102,32 @@ def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, In
         scores = np.append(scores, scores.min() - 1)
     idx = np.arange(m)
     rank2 = (idx[:, None] - idx[None, :]) ** 2
-    half = m // 2
-    key = breaks * (int(colour.max(initial=0)) * half + 1) + colour
-    tie = key * (int(rank2.max(initial=0)) * half + 1) + rank2
-    return cost, upper, allowed, tie, scores
+    key = breaks * (int(colour.max(initial=0)) * (m // 2) + 1) + colour
+    return cost, upper, allowed, _Lex(key, rank2), scores
+
+
+def _ordered(upper: IntMatrix, lex: _Lex, allowed: BoolMatrix, stats: dict[str, Any],
+             ) -> tuple[IntMatrix, IntMatrix]:
+    """The exact order as one cost and a tiebreak (lexicographic, each level scaled above
+    any perfect matching's total of the levels below it).
+
+    When it fits the matching's cost range (:data:`~gameopt.pairing.matching.MAX_COST`
+    on the allowed pairs), the cost is ``upper·W + key`` with the tiebreak ``rank2``:
+    the pruning then sees the colour keys too, which keeps far fewer edges where many
+    pairs tie on ``upper``. Otherwise the cost is ``upper`` and the tiebreak
+    ``key·T + rank2``. Both orders are the same; ``stats["order"]`` says which was used.
+    """
+    half = upper.shape[0] // 2
+    kmax = int(lex.key[allowed].max(initial=0))
+    umax = int(np.abs(upper[allowed]).max(initial=0))
+    w = kmax * half + 1
+    if umax * w + kmax <= MAX_COST:
+        stats["order"] = "composite"
+        stats["scale"] = w
+        return np.where(allowed, upper * w + lex.key, 0), lex.rank2
+    stats["order"] = "tiebreak"
+    t = int(lex.rank2.max(initial=0)) * half + 1
+    return upper, lex.key * t + lex.rank2
 
 
 def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
@@ -133,7 +163,8 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         total penalty itself, and ``stats``: ``players``, and for ``"exact"`` the edges
         before and after the pruning with its ``lower_bound`` and heuristic
         ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`), which bound
-        the terms other than colour. Proven means best in the exact order (Notes), and
+        the terms other than colour, and ``order`` (how the exact order was solved,
+        ``"composite"`` or ``"tiebreak"``: see ``_ordered``). Proven means best in the exact order (Notes), and
         ``bound`` is then the least total of the terms other than colour, which is a
         lower bound of every pairing's ``total_cost``.
 
@@ -192,9 +223,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     _check_budget(rule, "the cost matrix")
     players = pc.players
     n = len(players)
-    cost, upper, allowed, tie, scores = _field_matrices(pc)
+    cost, upper, allowed, lex, scores = _field_matrices(pc)
+    tie: IntMatrix | _Lex = lex.rank2
     if method in PROVEN_METHODS:
-        cost = upper  # the rest is in the tiebreak (see _field_matrices)
+        cost, tie = upper, lex  # the exact order (see _ordered)
     labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
     stats: dict[str, Any] = {"players": n}
     if cost.shape[0] > n and method in PROVEN_METHODS:
@@ -210,10 +242,14 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
                    stats=stats)
 
 
-def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _Lex,
            scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
            stats: dict[str, Any]) -> Pairs:
-    """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked."""
+    """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked.
+    A :class:`_Lex` tiebreak (exact methods) is turned into the exact order for the
+    pairs ``allowed`` here (:func:`_ordered`)."""
+    if isinstance(tie, _Lex):
+        cost, tie = _ordered(cost, tie, allowed, stats)
     if method == "naive":
         try:
             pairs = _naive_round(pc, allowed, labels)
@@ -230,6 +266,10 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
     if not is_perfect_matching(pairs, cost.shape[0], allowed):  # the claim, checked
         raise SolverError(f"pair_round ({method}): the result is not a perfect matching "
                           "of allowed pairs")
+    w = stats.pop("scale", None)
+    if w is not None and "lower_bound" in stats:  # bounds on the terms other than colour
+        stats["lower_bound"] = float(int(stats["lower_bound"]) // w)
+        stats["upper_bound"] = int(stats["upper_bound"]) // w
     return pairs
 
 
@@ -305,7 +345,7 @@ def _check_budget(rule: StopRule, done: str) -> None:
                                    f"({rule.elapsed():.2f} s {rule.clock}); nothing paired")
 
 
-def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _Lex,
                     scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
                     stats: dict[str, Any], rule: StopRule) -> Pairs:
     """The bye tier of an odd field: the least-penalty pairing that gives the bye to the
