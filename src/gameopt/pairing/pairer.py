@@ -159,14 +159,14 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         ``total_cost`` is their sum. The run: ``seconds`` of process CPU time
         (``clock="cpu"``; the cost matrix, the matching and the tables, the numba kernels
         loaded beforehand), ``proven`` for the optimal methods
-        (:data:`~gameopt.pairing.model.PROVEN_METHODS`), whose ``bound`` is then the
-        total penalty itself, and ``stats``: ``players``, and for ``"exact"`` the edges
-        before and after the pruning with its ``lower_bound`` and heuristic
-        ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`), which bound
-        the terms other than colour, and ``order`` (how the exact order was solved,
-        ``"composite"`` or ``"tiebreak"``: see ``_ordered``). Proven means best in the exact order (Notes), and
-        ``bound`` is then the least total of the terms other than colour, which is a
-        lower bound of every pairing's ``total_cost``.
+        (:data:`~gameopt.pairing.model.PROVEN_METHODS`), and ``stats``: ``players``,
+        and for ``"exact"`` the edges before and after the pruning with its
+        ``lower_bound`` and heuristic ``upper_bound`` (see
+        :func:`~gameopt.pairing.matching.solve_exact`), which bound the terms other than
+        colour, and ``order`` (how the exact order was solved, ``"composite"`` or
+        ``"tiebreak"``). Proven means best in the exact order (Notes), and ``bound`` is
+        then the least total of the terms other than colour, a lower bound of every
+        pairing's ``total_cost``.
 
     Raises
     ------
