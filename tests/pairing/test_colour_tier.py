@@ -154,3 +154,18 @@ def test_colour_tier_on_a_larger_field_against_networkx(method: str) -> None:
         bye = next((t.black for t in pairing.tables if t.white == BYE), None)
         assert _key(pc, _pairs_of(pairing, pc)) == _networkx_reference(ri, bye), \
             ri.round_no
+
+
+def test_composite_and_tiebreak_orders_give_the_same_pairings(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The exact order is solved as one composite cost when it fits, else as a cost and a
+    # tiebreak: the same pairings either way (odd and even fields, bye tier included).
+    from gameopt.pairing import pairer
+
+    rounds = [ri for n in (20, 21) for ri, _ in play_rounds(n, 6, n, method="exact")]
+    composite = [pair_round(ri) for ri in rounds]
+    assert all(p.stats["order"] == "composite" for p in composite)
+    monkeypatch.setattr(pairer, "MAX_COST", 0)
+    tiebreak = [pair_round(ri) for ri in rounds]
+    assert all(p.stats["order"] == "tiebreak" for p in tiebreak)
+    assert [p.tables for p in composite] == [p.tables for p in tiebreak]
