@@ -171,3 +171,99 @@ def test_replace_allow_and_late_entry(event: Path, capsys: pytest.CaptureFixture
         "Ann and Bob may be paired again\n"
     assert "pair 1, 2 is not forbidden" in refused(["pair", "allow", str(event), "Ann",
                                                     "Bob"], capsys, event)
+
+
+def test_forfeit_from_the_cli(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["pair", "result", str(event), "1", "--forfeit", "Ann"], capsys) == \
+        "round 1 table 1: 1 -:+ 2, won by 2 by forfeit\n"
+    assert run(["pair", "result", str(event), "1", "--forfeit", "3", "--both"], capsys) == \
+        "round 1 table 2: 3 -:- 4, both forfeit\n"
+    err = refused(["pair", "result", str(event), "1", "--forfeit", "Bob"], capsys, event)
+    assert "result already entered (1 -:+ 2, won by 2 by forfeit)" in err
+    assert "--both goes with --forfeit" in refused(
+        ["pair", "result", str(event), "1", "--table", "1", "40", "24", "--both"], capsys,
+        event)
+    assert "takes no disc counts" in refused(
+        ["pair", "result", str(event), "1", "40", "24", "--forfeit", "Bob"], capsys, event)
+    run(["pair", "result", str(event), "1", "--forfeit", "Bob", "--replace"], capsys)
+    out = run(["pair", "standings", str(event)], capsys)
+    ann = next(line for line in out.splitlines() if "| Ann " in line)
+    assert "| 1.0 " in ann and "| 32 " in ann  # a win and 32 discs
+    elo = event.with_suffix(".elo")
+    run(["pair", "export", str(event), "--elo", str(elo)], capsys)
+    assert "%Forfeit: 1 2 B" in elo.read_text() and "%Forfeit: 3 4 0" in elo.read_text()
+
+
+# ------------------------------------------------------------------ the Low items
+def test_every_pair_option_is_documented() -> None:
+    import argparse
+
+    from gameopt.cli.main import build_parser
+
+    def subparsers(p: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        (act,) = [a for a in p._actions if isinstance(a, argparse._SubParsersAction)]
+        return dict(act.choices)
+
+    pair = subparsers(build_parser())["pair"]
+    missing = [f"{name} {a.dest}" for name, sp in subparsers(pair).items()
+               for a in sp._actions if not isinstance(a, argparse._HelpAction)
+               and not a.help]
+    assert missing == []
+
+
+def test_points_columns_and_the_bye_before_the_round(
+        event: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # The fixture's round 1 printed Eve (the bye) with 0.0, not the bye's point.
+    _finish_round(event, 1, capsys)
+    out = run(["pair", "pair", str(event)], capsys)
+    bye_line = next(line for line in out.splitlines() if "| BYE" in line)
+    with Tournament.open(event) as t:
+        before = {s.id: s.points for s in t.standings(1)}
+        bye = next(g.black for g in t.games(2) if g.is_bye)
+    assert f"| {before[bye]:.1f} " in bye_line
+    sheet = tmp_path / "p.csv"
+    run(["pair", "export", str(event), "--pairing-csv", str(sheet)], capsys)
+    rows = sheet.read_text().splitlines()
+    assert rows[0] == "round,table,black,black_id,black_points,white,white_id," \
+                      "white_points,cost"
+    for row in rows[1:]:
+        cells = row.split(",")
+        assert cells[4] == f"{before[cells[3]]:.1f}"
+        assert cells[7] == ("" if cells[6] == "" else f"{before[cells[6]]:.1f}")
+
+
+@pytest.mark.parametrize("value", ["-3", "0", "2"])
+def test_standings_after_round_must_be_paired(
+        event: Path, capsys: pytest.CaptureFixture[str], value: str) -> None:
+    err = refused(["pair", "standings", str(event), "--after-round", value], capsys, event)
+    assert f"--after-round {value}: choose a paired round, 1..1" in err
+    assert "| Eve " in run(["pair", "standings", str(event), "--after-round", "1"], capsys)
+
+
+def test_withdraw_and_forbid_say_what_they_did(
+        event: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["pair", "forbid", str(event), "ann", "2"], capsys) == \
+        "Ann (id 1) and Bob (id 2) will not be paired\n"
+    assert run(["pair", "withdraw", str(event), "Cid"], capsys) == \
+        "Cid (id 3) withdrawn from round 2 on\n"
+    assert run(["pair", "withdraw", str(event), "Dan", "--from-round", "3"], capsys) == \
+        "Dan (id 4) withdrawn from round 3 on\n"
+
+
+def test_simulate_refuses_an_unknown_rule_before_any_worker(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["pair", "simulate", "--rules", "exact,bogus", "--events", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "gameopt: error: simulation: unknown rule 'bogus' (exact, " \
+                          "networkx, slim, naive, brute)"
+
+
+def test_import_a_fide_trf_without_ids(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    line = "001 {:>4}      {:<33} {:>4} {:3} {:11} {:10} {:>4} {:>4}{}"
+    trf = tmp_path / "club.trf"
+    trf.write_text("012 Club\nXXR 3\n"
+                   + line.format(1, "Alpha", "1800", "", "", "", "1.0", 1, "     2 b 1") + "\n"
+                   + line.format(2, "Beta", "", "", "", "", "0.0", 2, "     1 w 0") + "\n")
+    out = run(["pair", "import", str(trf), str(tmp_path / "club.sqlite")], capsys)
+    assert out == f"created {tmp_path / 'club.sqlite'} with 2 players, 1 round\n"

@@ -64,25 +64,30 @@ def test_bye_rule_on_every_round_of_simulated_events(n: int, rounds: int,
 
 def _reference(ri: RoundInput) -> tuple[str, int] | None:
     """Brute force: every pairing of the field; the first bye of the order that a legal
-    pairing allows, and the least total penalty among legal pairings with that bye."""
+    pairing allows, and the total penalty of the best legal pairing with that bye: the
+    least total of the terms other than colour, then the fewest colour-tier breaks, then
+    the least colour cost."""
     pc = cost_matrix(ri)
     n = len(pc.players)
     ids = [p.id for p in pc.players]
-    best: dict[str, int] = {}
+    best: dict[str, tuple[tuple[int, int, int], int]] = {}
     for m in all_matchings(list(range(n + 1))):
-        total, bye, legal = 0, "", True
+        key, total, bye, legal = (0, 0, 0), 0, "", True
         for u, v in m:
             if v == n:
                 bye = ids[u]
                 legal &= bool(pc.bye_allowed[u]) and pc.players[u].byes == 0
+                key = (key[0] + int(pc.bye[u]), key[1], key[2])
                 total += int(pc.bye[u])
             else:
                 legal &= bool(pc.allowed[u, v]) and not pc.rematch[u, v]
+                key = (key[0] + int(pc.upper[u, v]), key[1] + int(pc.breaks[u, v]),
+                       key[2] + int(pc.colour[u, v]))
                 total += int(pc.cost[u, v])
-        if legal:
-            best[bye] = min(best.get(bye, total), total)
+        if legal and (bye not in best or (key, total) < best[bye]):
+            best[bye] = (key, total)
     first = next((pid for pid in _order(ri) if pid in best), None)
-    return None if first is None else (first, best[first])
+    return None if first is None else (first, best[first][1])
 
 
 def test_bye_tier_equals_brute_force_on_small_fields() -> None:

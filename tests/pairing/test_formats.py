@@ -20,6 +20,7 @@ from gameopt.pairing.formats import (
     format_standings,
     format_standings_csv,
     format_trf,
+    format_trf_legacy,
     import_tournament,
     parse_elo,
     parse_players_csv,
@@ -205,11 +206,14 @@ def test_elo_header_and_round_errors() -> None:
 def test_trf_round_trip_keeps_everything(full: Tournament, tmp_path: Path) -> None:
     want = full.snapshot()
     path = tmp_path / "full.trf"
-    write_tournament_file(path, want)
-    assert read_tournament_file(path) == _without_costs(want)
+    write_tournament_file(path, want)  # FIDE TRF-16, with the rounds' costs
+    assert read_tournament_file(path) == want
     with import_tournament(path, tmp_path / "again.gpt") as t:
-        assert t.snapshot() == _without_costs(want)
+        assert t.snapshot() == want
         assert format_trf(t.snapshot()) == path.read_text(encoding="utf-8")
+    legacy = tmp_path / "old.trf"  # what earlier versions wrote: read, costs aside
+    legacy.write_text(format_trf_legacy(want), encoding="utf-8")
+    assert read_tournament_file(legacy) == _without_costs(want)
     manual = [r.method for r in want.rounds]
     assert manual[3].endswith("+manual") and sum(m.endswith("+manual") for m in manual) == 1
 
@@ -220,8 +224,8 @@ def _without_costs(data: TournamentData) -> TournamentData:
     return replace(data, rounds=tuple(replace(r, total_cost=0) for r in data.rounds))
 
 
-def test_trf_columns_follow_trf16(small: Tournament) -> None:
-    lines = format_trf(small.snapshot()).splitlines()
+def test_legacy_trf_columns_follow_trf16(small: Tournament) -> None:
+    lines = format_trf_legacy(small.snapshot()).splitlines()
     assert lines[:6] == ["012 Test Open", "032 JPN", "042 2024-05-01", "062 5", "XXR 5",
                          "XXW name=33 rating=4 country=3 id=11"]
     a = next(line for line in lines if line.startswith("001    1"))
@@ -245,8 +249,8 @@ def _mangle(text: str, old: str, new: str) -> str:
     return text.replace(old, new, 1)
 
 
-def test_trf_errors(small: Tournament) -> None:
-    good = format_trf(small.snapshot())
+def test_legacy_trf_errors(small: Tournament) -> None:
+    good = format_trf_legacy(small.snapshot())
     parse_trf(good, "ok.trf")
     cases = [
         (_mangle(good, "0 31-33    1", "0 31-30    1"), "player 1 round 2: does not match"),

@@ -204,7 +204,9 @@ def test_result_describes_the_run(method: str) -> None:
     assert isinstance(p, Outcome)
     assert p.clock == "cpu" and 0.0 <= p.seconds < 60.0
     assert p.proven is (method in PROVEN_METHODS)
-    assert p.bound == (float(p.total_cost) if p.proven else None)
+    upper = sum(v for t in p.tables for k, v in t.terms.items()
+                if k not in ("colour", "colour_tier"))
+    assert p.bound == (float(upper) if p.proven else None)
     assert p.stats["players"] == 41
 
 
@@ -214,12 +216,13 @@ def test_exact_reports_its_pruning_and_bounds() -> None:
     s = p.stats
     assert s["edges"] == 60 * 59 // 2  # no forbidden pair: the complete graph
     assert 30 <= s["kept_edges"] < s["edges"]
-    assert s["lower_bound"] <= p.total_cost <= s["upper_bound"]
+    assert s["lower_bound"] <= p.bound <= s["upper_bound"] and p.bound <= p.total_cost
 
 
 def test_brute_is_proven_on_a_small_field() -> None:
     p = pair_round(play_event(9, 3, seed=1), method="brute")
-    assert p.proven and p.bound == p.total_cost
+    colour = sum(t.terms.get("colour", 0) + t.terms.get("colour_tier", 0) for t in p.tables)
+    assert p.proven and p.bound == p.total_cost - colour
 
 
 def test_the_run_does_not_change_equality() -> None:
@@ -231,14 +234,15 @@ def test_the_run_does_not_change_equality() -> None:
 
 
 def test_exact_total_is_the_matching_optimum() -> None:
-    # The bound claimed is the optimum of the field's matching (bye included).
+    # The bound claimed is the optimum of the field's matching (bye included) on the
+    # terms other than colour.
     ri = play_event(21, 3, seed=8)
     pc = cost_matrix(ri)
     n = len(pc.players)
     m = n + 1
     cost = np.zeros((m, m), dtype=np.int64)
     allowed = np.zeros((m, m), dtype=np.bool_)
-    cost[:n, :n], allowed[:n, :n] = pc.cost, pc.allowed
+    cost[:n, :n], allowed[:n, :n] = pc.upper, pc.allowed
     cost[:n, n] = cost[n, :n] = pc.bye
     allowed[:n, n] = allowed[n, :n] = pc.bye_allowed
     pairs = min_weight_perfect_matching(cost, allowed, method="networkx")

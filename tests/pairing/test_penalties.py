@@ -75,9 +75,10 @@ def test_pen_color_follows_the_imbalance_and_the_repeat() -> None:
     # δ = −2 then white: p_col[3] = 15, plus the repeat.
     q = player(colours=(W, W))
     assert pen_color(q, W, DEF) == 15 + 2 and pen_color(q, B, DEF) == DEF.p_col[1]
-    # Past the table's end the last entry applies; a bye is no colour and no repeat.
+    # Past the table's end the last entry applies; a bye is no colour and does not
+    # reset the repeat (the last played game was black).
     far = player(colours=(B,) * 9 + (X,))
-    assert pen_color(far, B, DEF) == DEF.p_col[-1]
+    assert pen_color(far, B, DEF) == DEF.p_col[-1] + DEF.p_repcl
     assert pen_color(far, W, DEF) == DEF.p_col[-1]
 
 
@@ -175,8 +176,8 @@ def test_pair_cost_takes_the_cheaper_colours_and_its_terms_sum() -> None:
     ri = RoundInput(4, (a, b))
     cost, black, white, terms = pair_cost(a, b, ri)
     assert (black, white) == ("b", "a")
-    assert terms == {"colour": 0, "undulation": 0, "repetition": 0, "chauvinism": 20,
-                     "elitism": 0}
+    assert terms == {"colour": 0, "colour_tier": 0, "undulation": 0, "repetition": 0,
+                     "chauvinism": 20, "elitism": 0}
     assert cost == sum(terms.values()) == 20
     assert pair_cost(b, a, ri)[:3] == (20, "b", "a")
     # SLIM's set: no colour or country term, the rank term instead; colours still balance.

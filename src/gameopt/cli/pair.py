@@ -9,6 +9,7 @@ from pathlib import Path
 from gameopt.core import Limit, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
+from gameopt.pairing.records import result_text
 
 __all__ = ["register"]
 
@@ -18,19 +19,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     ss = p.add_subparsers(dest="pair_command", metavar="ACTION", required=True)
 
     a = ss.add_parser("new", help="create a tournament file")
-    a.add_argument("file")
-    a.add_argument("--name", required=True)
-    a.add_argument("--country", default=None)
+    a.add_argument("file", help="the tournament file to create (SQLite)")
+    a.add_argument("--name", required=True, help="the tournament's name")
+    a.add_argument("--country", default=None, help="the host country (one word, e.g. FRA)")
     a.add_argument("--date", default=None, help="YYYY-MM-DD")
     a.add_argument("--rounds", type=int, default=None, help="planned rounds")
     a.set_defaults(func=cmd_new)
 
     a = ss.add_parser("add", help="register players (one, or a CSV name,id,country,rating)")
-    a.add_argument("file")
-    a.add_argument("name", nargs="?", default=None)
-    a.add_argument("--id", default=None)
-    a.add_argument("--country", default=None)
-    a.add_argument("--rating", type=float, default=None)
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("name", nargs="?", default=None,
+                   help="the player's name (at most 100 characters)")
+    a.add_argument("--id", default=None,
+                   help="the player's id (default: the smallest unused number)")
+    a.add_argument("--country", default=None, help="the player's country (one word, e.g. JPN)")
+    a.add_argument("--rating", type=float, default=None, help="the player's rating")
     a.add_argument("--csv", default=None, metavar="PLAYERS.csv",
                    help="columns name[,id,country,rating]; all registered or none")
     a.add_argument("--from-round", type=int, default=None, metavar="R",
@@ -40,9 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_add)
 
     a = ss.add_parser("pair", help="pair the next round and store it")
-    a.add_argument("file")
+    a.add_argument("file", help="the tournament file")
     a.add_argument("--method", default="exact",
-                   choices=[m for m in METHODS if m != "brute"])
+                   choices=[m for m in METHODS if m != "brute"],
+                   help="pairing method (default exact)")
     a.add_argument("--params", default=None, metavar="PENALTIES.toml",
                    help="penalty parameter overrides")
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
@@ -57,12 +61,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.set_defaults(func=cmd_pair)
 
     a = ss.add_parser("unpair", help="remove the last paired round (while it has no result)")
-    a.add_argument("file")
+    a.add_argument("file", help="the tournament file")
     a.set_defaults(func=cmd_unpair)
 
     a = ss.add_parser("show", help="show a paired round's tables")
-    a.add_argument("file")
-    a.add_argument("round", type=int)
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("round", type=int, help="the round to show")
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
     a.set_defaults(func=cmd_show)
 
@@ -70,9 +74,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "result", help="enter results: one game, or a CSV who,black,white",
         description="One game: --table N BLACK WHITE or --player ID|NAME BLACK WHITE (or "
                     "WHO BLACK WHITE, where a number that could be a table or a player id "
-                    "is refused). A sheet: --csv RESULTS.csv.")
-    a.add_argument("file")
-    a.add_argument("round", type=int)
+                    "is refused). A no-show: --forfeit ID|NAME (the opponent wins by "
+                    "forfeit: a win and 32 discs, the absent player a loss and 0 discs; "
+                    "--forfeit ID|NAME --both when neither came). A sheet: --csv "
+                    "RESULTS.csv.")
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("round", type=int, help="the round of the game(s)")
     a.add_argument("values", nargs="*", metavar="WHO BLACK WHITE",
                    help="a table number or player id/name, then the disc counts")
     who = a.add_mutually_exclusive_group()
@@ -80,6 +87,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="the game at table N")
     who.add_argument("--player", nargs=3, default=None, metavar=("ID|NAME", "BLACK", "WHITE"),
                      help="the game of a player (id or name)")
+    who.add_argument("--forfeit", default=None, metavar="ID|NAME",
+                     help="the player did not turn up: their opponent wins by forfeit")
+    a.add_argument("--both", action="store_true",
+                   help="with --forfeit: neither player turned up, both lose")
     a.add_argument("--csv", default=None, metavar="RESULTS.csv",
                    help="columns who,black,white; all entered or none")
     a.add_argument("--replace", action="store_true", help="correct a result already entered")
@@ -87,66 +98,87 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     a = ss.add_parser("replace", help="put a player (or BYE) in another's seat of the "
                                       "last round")
-    a.add_argument("file")
-    a.add_argument("round", type=int)
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("round", type=int, help="the last paired round")
     a.add_argument("old", help="player id or name, or BYE")
     a.add_argument("new", help="player id or name, or BYE")
     a.set_defaults(func=cmd_replace)
 
     a = ss.add_parser("withdraw", help="withdraw a player from a round on")
-    a.add_argument("file")
-    a.add_argument("player")
-    a.add_argument("--from-round", type=int, default=None)
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("player", help="player id or name")
+    a.add_argument("--from-round", type=int, default=None,
+                   help="first round the player misses (default: the next round to pair)")
     a.set_defaults(func=cmd_withdraw)
 
     a = ss.add_parser("forbid", help="forbid two players to meet")
-    a.add_argument("file")
-    a.add_argument("a")
-    a.add_argument("b")
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("a", help="player id or name")
+    a.add_argument("b", help="player id or name")
     a.set_defaults(func=cmd_forbid)
 
     a = ss.add_parser("allow", help="remove a forbidden pair")
-    a.add_argument("file")
-    a.add_argument("a")
-    a.add_argument("b")
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("a", help="player id or name")
+    a.add_argument("b", help="player id or name")
     a.set_defaults(func=cmd_allow)
 
     a = ss.add_parser("swap", help="manually swap two players of an unplayed round")
-    a.add_argument("file")
-    a.add_argument("round", type=int)
-    a.add_argument("a")
-    a.add_argument("b")
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("round", type=int, help="the last paired round")
+    a.add_argument("a", help="player id or name")
+    a.add_argument("b", help="player id or name")
     a.set_defaults(func=cmd_swap)
 
     a = ss.add_parser("standings", help="standings with Othello tie-breaks")
-    a.add_argument("file")
-    a.add_argument("--after-round", type=int, default=None)
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("--after-round", type=int, default=None,
+                   help="standings after this paired round (default: the last)")
     a.add_argument("--buchholz", action="store_true", help="add the Buchholz tie-break")
-    a.add_argument("--csv", action="store_true")
+    a.add_argument("--csv", action="store_true", help="print CSV instead of a table")
     a.set_defaults(func=cmd_standings)
 
     a = ss.add_parser("export", help="write pairings, standings, .ELO or TRF-like files")
-    a.add_argument("file")
+    a.add_argument("file", help="the tournament file")
     a.add_argument("--elo", default=None, metavar="OUT.elo", help="WOF results file")
     a.add_argument("--trf", default=None, metavar="OUT.trf", help="TRF-like interchange")
-    a.add_argument("--standings-csv", default=None, metavar="OUT.csv")
+    a.add_argument("--standings-csv", default=None, metavar="OUT.csv", help="the standings as CSV")
     a.add_argument("--pairing-csv", default=None, metavar="OUT.csv",
                    help="the last round's pairing")
     a.set_defaults(func=cmd_export)
 
     a = ss.add_parser("import", help="build a tournament file from an .ELO or TRF-like file")
-    a.add_argument("source")
-    a.add_argument("file")
+    a.add_argument("source",
+                   help="a .elo file (WOF) or a TRF file (FIDE TRF-16, ours or another program's)")
+    a.add_argument("file", help="the tournament file to create")
     a.set_defaults(func=cmd_import)
 
+    a = ss.add_parser(
+        "check", help="list every rule the paired rounds break",
+        description="Audit the rounds of a tournament file (.sqlite) or of a TRF or .ELO "
+                    "file from another program: unpaired or twice-paired players, "
+                    "forbidden pairs, rematches, second byes, the bye order, third same "
+                    "colours in a row, colour differences beyond 2, and pairings that the "
+                    "exact method beats. Exit status 1 when a rule is broken.")
+    a.add_argument("file", help="a tournament file, or a .trf/.elo file")
+    a.add_argument("--round", type=int, default=None, metavar="K",
+                   help="check round K only (default: every paired round)")
+    a.add_argument("--no-optimality", action="store_true",
+                   help="skip the comparison with the exact pairing (one pairing a round)")
+    a.add_argument("--params", default=None, metavar="PENALTIES.toml",
+                   help="penalty parameter overrides for the comparison")
+    a.set_defaults(func=cmd_check)
+
     a = ss.add_parser("simulate", help="simulate random events under several pairing rules")
-    a.add_argument("--events", type=int, default=100)
-    a.add_argument("--players", type=int, default=100)
-    a.add_argument("--rounds", type=int, default=9)
-    a.add_argument("--seed", type=int, default=0)
+    a.add_argument("--events", type=int, default=100, help="events per rule (default 100)")
+    a.add_argument("--players", type=int, default=100, help="players per event (default 100)")
+    a.add_argument("--rounds", type=int, default=9, help="rounds per event (default 9)")
+    a.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     a.add_argument("--rules", default="exact,slim,naive", help="comma-separated methods")
-    a.add_argument("--workers", type=int, default=None)
-    a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    a.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: one per core)")
+    a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="a Dask scheduler to run the events on")
     a.set_defaults(func=cmd_simulate)
 
 
@@ -202,7 +234,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
     pairing = pair_round(t.round_input(), params, method=args.method, limit=limit)
     t.store_pairing(pairing, extra_round=args.extra_round)
     players = t.players()
-    print(formats.format_pairing(pairing, players, t.standings()), end="")
+    before = t.standings(pairing.round_no - 1)  # points before the round (and its bye)
+    print(formats.format_pairing(pairing, players, before), end="")
     if args.why:
         print(formats.format_pairing_terms(pairing, players), end="")
     if args.stats:
@@ -232,6 +265,15 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def cmd_result(args: argparse.Namespace) -> int:
     t = _open(args.file)
+    if args.both and args.forfeit is None:
+        raise InvalidInputError("pair result: --both goes with --forfeit ID|NAME")
+    if args.forfeit is not None:
+        if args.values or args.csv:
+            raise InvalidInputError("pair result: --forfeit ID|NAME takes no disc counts "
+                                    "and no --csv")
+        g = t.set_forfeit(args.round, args.forfeit, both=args.both, replace=args.replace)
+        print(f"round {args.round} table {g.table}: {result_text(g)}")
+        return 0
     named = args.table is not None or args.player is not None
     if args.csv:
         if args.values or named:
@@ -251,8 +293,7 @@ def cmd_result(args: argparse.Namespace) -> int:
         (key, black, white), by = args.values, "auto"
     discs = [_discs(v, what) for v, what in ((black, "black"), (white, "white"))]
     g = t.set_result(args.round, key, *discs, replace=args.replace, by=by)
-    print(f"round {args.round} table {g.table}: {g.black} {g.black_discs}-{g.white_discs} "
-          f"{g.white}")
+    print(f"round {args.round} table {g.table}: {result_text(g)}")
     return 0
 
 
@@ -274,13 +315,15 @@ def cmd_replace(args: argparse.Namespace) -> int:
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
     p = _open(args.file).withdraw(args.player, args.from_round)
-    print(f"{p.name} withdrawn")
+    print(f"{p.name} (id {p.id}) withdrawn from round {p.withdrawn_round} on")
     return 0
 
 
 def cmd_forbid(args: argparse.Namespace) -> int:
-    _open(args.file).forbid(args.a, args.b)
-    print(f"{args.a} and {args.b} will not be paired")
+    t = _open(args.file)
+    a, b = t.player(args.a), t.player(args.b)
+    t.forbid(a.id, b.id)
+    print(f"{a.name} (id {a.id}) and {b.name} (id {b.id}) will not be paired")
     return 0
 
 
@@ -302,7 +345,13 @@ def cmd_swap(args: argparse.Namespace) -> int:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     tiebreaks = DEFAULT_TIEBREAKS + (("buchholz",) if args.buchholz else ())
-    rows = _open(args.file).standings(args.after_round, tiebreaks=tiebreaks)
+    t = _open(args.file)
+    last = t.last_round
+    if args.after_round is not None and not 1 <= args.after_round <= last:
+        raise InvalidInputError(
+            f"--after-round {args.after_round}: "
+            + (f"choose a paired round, 1..{last}" if last else "no round paired yet"))
+    rows = t.standings(args.after_round, tiebreaks=tiebreaks)
     print(formats.format_standings_csv(rows, tiebreaks) if args.csv
           else formats.format_standings(rows, tiebreaks), end="")
     return 0
@@ -324,7 +373,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         last = t.last_round
         if last < 1:
             raise InvalidInputError(f"{args.file}: no round paired yet")
-        formats.write_pairing_csv(args.pairing_csv, t.pairing(last), t.players())
+        formats.write_pairing_csv(args.pairing_csv, t.pairing(last), t.players(),
+                                  t.standings(last - 1))  # points before the round
         done.append(args.pairing_csv)
     if not done:
         raise InvalidInputError("pair export: choose --elo, --trf, --standings-csv or "
@@ -335,8 +385,42 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     t = formats.import_tournament(args.source, args.file)
-    print(f"created {args.file} with {len(t.players())} players, {t.last_round} rounds")
+    n = t.last_round
+    print(f"created {args.file} with {len(t.players())} players, {n} "
+          f"round{'' if n == 1 else 's'}")
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from gameopt.pairing import PenaltyParams
+    from gameopt.pairing.check import check_round
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise InvalidInputError(f"{path}: no such file")
+    with path.open("rb") as f:
+        sqlite = f.read(16) == b"SQLite format 3\x00"
+    if sqlite:
+        with Tournament.open(path) as t:
+            data = t.snapshot()
+    else:
+        data = formats.read_tournament_file(path)
+    params = PenaltyParams.from_toml(args.params) if args.params else None
+    paired = sorted({g.round_no for g in data.games})
+    if args.round is not None and args.round not in paired:
+        raise InvalidInputError(f"{path}: round {args.round} is not paired (rounds "
+                                f"{', '.join(map(str, paired)) or 'none'})")
+    rounds = [args.round] if args.round is not None else paired
+    broken = 0
+    for k in rounds:
+        found = check_round(data.players, data.games, k, data.forbidden, params=params,
+                            optimality=not args.no_optimality)
+        for b in found:
+            print(b)
+        if not found:
+            print(f"round {k}: no rule broken")
+        broken += len(found)
+    return 1 if broken else 0
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ Entry points
 :func:`compute_standings`
     Standings with the Othello tie-breaks over plain records.
 :func:`read_tournament_file`, :func:`write_tournament_file`, :func:`import_tournament`
-    WOF ``.ELO`` and TRF-like files; every other format is in :mod:`~gameopt.pairing.formats`.
+    WOF ``.ELO`` and FIDE TRF-16 files (:mod:`~gameopt.pairing.trf`); every other format
+    is in :mod:`~gameopt.pairing.formats`. :mod:`~gameopt.pairing.check` audits a round.
 :func:`simulate_rules`
     Random events played out under several pairing rules, to compare them.
 

@@ -19,7 +19,7 @@ standings (CSV)           :func:`format_standings_csv`           :func:`write_st
 players sheet (CSV)       :func:`parse_players_csv`              :func:`read_players_csv`
 results sheet (CSV)       :func:`parse_results_csv`              :func:`read_results_csv`
 WOF ``.ELO``              :func:`format_elo`, :func:`parse_elo`  :func:`write_elo`
-TRF-like                  :func:`format_trf`, :func:`parse_trf`  :func:`write_trf`
+FIDE TRF-16               :func:`format_trf`, :func:`parse_trf`  :func:`write_trf`
 either, by extension                                             :func:`read_tournament_file`,
                                                                  :func:`write_tournament_file`
 ========================  =====================================  =====================
@@ -47,18 +47,26 @@ then blank lines, comments (a line starting with ``%``) and one game per line ::
 
 the first player's id and discs, ``>``/``<``/``=`` for a win/loss/draw of the first
 player, the second player's discs and id, and the first player's colour (``B``/``W``).
-We write black first. Byes and unplayed games are not rated, so they are not games in
-the file. Our own comments carry what the format has no room for, and other readers
-skip them: ``%Round k`` before each round's games, ``%Player: <id> <country or -> <name>``
-for each player, ``%Bye: <id>`` for a bye. On reading, a file without ``%Round`` lines is
-cut into rounds greedily (a new round starts when a player would play twice); players
-not listed get their id as name. The result sign must agree with the discs, and the
-discs must add up (each 0..64, sum ≤ 64).
+We write black first. Byes, forfeits and unplayed games are not rated, so they are not
+games in the file. Our own comments carry what the format has no room for, and other
+readers skip them: ``%Round k`` before each round's games, ``%Player: <id> <country or
+-> <name>`` for each player, ``%Bye: <id>`` for a bye, ``%Forfeit: <black> <white>
+<B|W|0>`` for a forfeit (who won: black, white, neither), ``%Withdrawn: <id> <round>``
+and ``%Late: <id> <round> <half points>`` for withdrawals and late entries. A round
+whose games have no result yet is not written (nor its bye). On reading, a file
+without ``%Round`` lines is cut into rounds greedily (a new round starts when a player
+would play twice); players not listed get their id as name. The result sign must agree
+with the discs, and the discs must add up (each 0..64, sum ≤ 64).
 
-TRF-like interchange file
--------------------------
-Modelled on FIDE's Tournament Report File (TRF16): one record per line, a three
-character code in columns 1-3. Header records (value from column 5)::
+TRF
+---
+:func:`format_trf` writes FIDE's TRF-16 with our extension records (described in
+:mod:`gameopt.pairing.trf`); :func:`parse_trf` reads those, other programs' TRF-16
+files, and the older TRF-like layout below, which earlier versions wrote (recognised
+by its ``XXW`` record).
+
+The older TRF-like layout, modelled on FIDE's Tournament Report File (TRF16): one record
+per line, a three character code in columns 1-3. Header records (value from column 5)::
 
     012 tournament name          032 country          042 date (YYYY-MM-DD)
     062 number of players        XXR planned rounds
@@ -92,7 +100,7 @@ import datetime as _dt
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +111,7 @@ from gameopt.pairing.model import BYE, Pairing
 from gameopt.pairing.records import MAX_NAME, GameRecord, Outcome, PlayerRecord, check_discs
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
+from gameopt.pairing.trf import format_trf16, parse_trf16
 
 __all__ = [
     "format_elo",
@@ -132,14 +141,14 @@ __all__ = [
 
 # ------------------------------------------------------------------ files
 def read_tournament_file(path: str | Path) -> TournamentData:
-    """Read a ``.elo`` file (WOF) or any other extension as the TRF-like format."""
+    """Read a ``.elo`` file (WOF) or any other extension as TRF (:func:`parse_trf`)."""
     p = Path(path)
     text = read_text(p, "tournament file")
     return parse_elo(text, str(p)) if p.suffix.lower() == ".elo" else parse_trf(text, str(p))
 
 
 def write_tournament_file(path: str | Path, data: TournamentData) -> None:
-    """Write ``data`` as ``.elo`` (WOF) or, for any other extension, TRF-like."""
+    """Write ``data`` as ``.elo`` (WOF) or, for any other extension, FIDE TRF-16."""
     if Path(path).suffix.lower() == ".elo":
         write_elo(path, data)
     else:
@@ -152,7 +161,7 @@ def write_elo(path: str | Path, data: TournamentData, sender: str = "gameopt") -
 
 
 def write_trf(path: str | Path, data: TournamentData) -> None:
-    """Write the TRF-like file of ``data`` (:func:`format_trf`), whatever the extension."""
+    """Write the TRF-16 file of ``data`` (:func:`format_trf`), whatever the extension."""
     atomic_write_text(path, format_trf(data))
 
 
@@ -417,12 +426,22 @@ def format_elo(data: TournamentData, sender: str = "gameopt") -> str:
     lines = [f"%%Tournament: {info.name}", f"%%Country: {info.country or ''}".rstrip(),
              f"%%Date: {date}".rstrip(), f"%%Sender: {sender}", "%"]
     lines += [f"%Player: {p.id} {p.country or '-'} {p.name}" for p in data.players]
+    for p in data.players:
+        if p.joined_round > 1 or p.initial_score:
+            lines.append(f"%Late: {p.id} {p.joined_round} {p.initial_score}")
+        if p.withdrawn_round is not None:
+            lines.append(f"%Withdrawn: {p.id} {p.withdrawn_round}")
     for k in sorted({g.round_no for g in data.games}):
+        games = sorted((g for g in data.games if g.round_no == k), key=lambda g: g.table)
+        if not any(g.has_result and not g.is_bye for g in games) and len(games) > 1:
+            continue  # not played yet: neither the games nor the bye
         lines.append(f"%Round {k}")
-        for g in sorted((g for g in data.games if g.round_no == k), key=lambda g: g.table):
+        for g in games:
             if g.is_bye:
                 lines.append(f"%Bye: {g.black}")
-            elif g.result is not None:
+            elif g.forfeit and g.result is not None:
+                lines.append(f"%Forfeit: {g.black} {g.white} {g.result.value}")
+            elif g.result is not None and g.black_discs is not None:
                 lines.append(f"{g.black} ({g.black_discs}){_ELO_SIGN[g.result]}"
                              f"({g.white_discs}) {g.white} B")
     return "\n".join(lines) + "\n"
@@ -437,6 +456,8 @@ class _EloReader:
     round_no: int = 0
     explicit_rounds: bool = False
     busy: frozenset[str] = frozenset()
+    late: dict[str, tuple[int, int]] = field(default_factory=dict)
+    withdrawn: dict[str, int] = field(default_factory=dict)
 
     def where(self, lineno: int) -> str:
         return f"{self.source}:{lineno}"
@@ -486,7 +507,15 @@ def parse_elo(text: str, source: str = "<text>") -> TournamentData:
     info = TournamentInfo(r.header["tournament"] or "(unnamed)",
                           r.header.get("country") or None,
                           _elo_date(r.header.get("date", ""), source))
-    return TournamentData(info=info, players=tuple(r.players.values()), games=tuple(r.games))
+    players = []
+    for p in r.players.values():
+        joined, score = r.late.get(p.id, (1, 0))
+        try:
+            players.append(replace(p, joined_round=joined, initial_score=score,
+                                   withdrawn_round=r.withdrawn.get(p.id)))
+        except InvalidInputError as e:
+            raise InvalidInputError(f"{source}: {e}") from None
+    return TournamentData(info=info, players=tuple(players), games=tuple(r.games))
 
 
 def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
@@ -508,6 +537,32 @@ def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
         r.player(pid, lineno)
         r.place((pid,), lineno)
         r.games.append(GameRecord(r.round_no, r.table(), pid, BYE))
+    elif word in ("Forfeit:", "Withdrawn:", "Late:"):
+        _elo_extra(r, word, rest.split(), lineno)
+
+
+def _elo_extra(r: _EloReader, word: str, parts: list[str], lineno: int) -> None:
+    """``%Forfeit:``, ``%Withdrawn:`` and ``%Late:`` (our comments; module notes)."""
+    shape = {"Forfeit:": "<black> <white> <B|W|0>", "Withdrawn:": "<id> <round>",
+             "Late:": "<id> <round> <half points>"}[word]
+    size = {"Forfeit:": 3, "Withdrawn:": 2, "Late:": 3}[word]
+    if len(parts) != size or (word != "Forfeit:" and not all(x.isdigit()
+                                                              for x in parts[1:])):
+        raise InvalidInputError(f"{r.where(lineno)}: %{word} wants {shape}")
+    if word == "Withdrawn:":
+        r.withdrawn[parts[0]] = int(parts[1])
+    elif word == "Late:":
+        r.late[parts[0]] = (int(parts[1]), int(parts[2]))
+    else:
+        black, white, res = parts
+        if res not in ("B", "W", "0"):
+            raise InvalidInputError(f"{r.where(lineno)}: %Forfeit: result {res!r} is not "
+                                    "B, W or 0")
+        for pid in (black, white):
+            r.player(pid, lineno)
+        r.place((black, white), lineno)
+        r.games.append(GameRecord(r.round_no, r.table(), black, white, None, None,
+                                  Outcome(res), forfeit=True))
 
 
 def _elo_game(r: _EloReader, line: str, lineno: int) -> None:
@@ -580,7 +635,14 @@ class _Layout:
 
 
 def format_trf(data: TournamentData) -> str:
-    """The TRF-like file of ``data`` (layout in the module docstring)."""
+    """FIDE's TRF-16 file of ``data`` with our extension records
+    (:func:`gameopt.pairing.trf.format_trf16`)."""
+    return format_trf16(data)
+
+
+def format_trf_legacy(data: TournamentData) -> str:
+    """The older TRF-like file of ``data`` (layout in the module docstring); kept so
+    that the tests can write what earlier versions wrote."""
     players = sorted(data.players, key=lambda p: p.seq)
     rank_of = {p.id: i for i, p in enumerate(players, start=1)}
     if len(players) > 9999:
@@ -647,7 +709,17 @@ class _Block:
 
 
 def parse_trf(text: str, source: str = "<text>") -> TournamentData:
-    """Read a TRF-like file written by :func:`format_trf` (or by hand in its layout).
+    """Read a TRF file: FIDE's TRF-16 (ours or another program's,
+    :func:`gameopt.pairing.trf.parse_trf16`), or the older TRF-like layout of this
+    module's docstring when the file has an ``XXW`` record.
+    """
+    if not re.search(r"^XXW", text, re.MULTILINE):
+        return parse_trf16(text, source)
+    return parse_trf_legacy(text, source)
+
+
+def parse_trf_legacy(text: str, source: str = "<text>") -> TournamentData:
+    """Read the older TRF-like file (layout in the module docstring).
 
     Raises
     ------

@@ -131,9 +131,12 @@ class Pairing:
     clock : str
         ``"cpu"`` or ``"wall"``.
     proven : bool
-        ``total_cost`` is proven the least possible (an exact method).
+        The pairing is proven best (an exact method): the least total of the terms
+        other than colour, then the fewest colour-tier breaks, then the least colour
+        cost (:func:`~gameopt.pairing.pairer.pair_round`, Notes).
     bound : float or None
-        The proven lower bound on the total penalty (``total_cost`` when proven).
+        A proven lower bound on the total penalty of any pairing: when proven, the
+        least total of the terms other than colour (this pairing's).
     stats : dict
         Method-specific figures (see :func:`~gameopt.pairing.pairer.pair_round`).
     """

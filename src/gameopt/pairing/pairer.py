@@ -16,7 +16,7 @@ References
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -28,40 +28,106 @@ from gameopt.errors import BudgetExhaustedError, InfeasibleError, InvalidInputEr
 from gameopt.pairing._slim_kernels import warm
 from gameopt.pairing.heuristics import naive_matching, slim_matching
 from gameopt.pairing.matching import (
+    MAX_COST,
     check_matrices,
     infeasible_error,
     is_perfect_matching,
     min_weight_perfect_matching,
     solve_exact,
 )
-from gameopt.pairing.model import BYE, METHODS, PROVEN_METHODS, Pairing, RoundInput, Table
-from gameopt.pairing.penalties import PairCosts, PenaltyParams, cost_matrix, group_positions
+from gameopt.pairing.model import (
+    BYE,
+    METHODS,
+    PROVEN_METHODS,
+    Colour,
+    Pairing,
+    RoundInput,
+    Table,
+)
+from gameopt.pairing.penalties import (
+    COLOUR_TERMS,
+    PairCosts,
+    PenaltyParams,
+    colour_violation,
+    cost_matrix,
+    group_positions,
+    oriented_terms,
+    pen_bye,
+    pen_color,
+)
 from gameopt.pairing.penalties import pair_cost as _pair_cost
 
-__all__ = ["pair_round", "bye_order"]
+__all__ = ["bye_order", "legal_bye", "pair_round", "pairing_key"]
 
 Pairs = list[tuple[int, int]]
 IntMatrix = npt.NDArray[np.int64]
 BoolMatrix = npt.NDArray[np.bool_]
 
 
-def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, BoolMatrix, IntMatrix,
+@dataclass(frozen=True)
+class _Lex:
+    """The exact order below the terms other than colour: ``key`` (colour-tier breaks
+    scaled above the colour cost) then ``rank2`` (squared rank distances)."""
+
+    key: IntMatrix
+    rank2: IntMatrix
+
+
+def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, _Lex,
                                             npt.NDArray[np.int64]]:
-    """Cost, allowed, tiebreak and groups with the bye as an extra vertex if n is odd."""
+    """Cost, upper cost, allowed, the lower keys and groups, with the bye as an extra
+    vertex if n is odd.
+
+    ``cost`` is the whole penalty (what the heuristics minimise); the exact methods
+    minimise ``upper`` (every term but colour), then the colour-tier breaks, then the
+    colour cost, then the sum of squared rank distances (:func:`_ordered`).
+    """
     n = len(pc.players)
     m = n + n % 2
     cost = np.zeros((m, m), dtype=np.int64)
+    upper = np.zeros((m, m), dtype=np.int64)
+    breaks = np.zeros((m, m), dtype=np.int64)
+    colour = np.zeros((m, m), dtype=np.int64)
     allowed = np.zeros((m, m), dtype=np.bool_)
     cost[:n, :n] = pc.cost
+    upper[:n, :n] = pc.upper
+    breaks[:n, :n] = pc.breaks
+    colour[:n, :n] = pc.colour
     allowed[:n, :n] = pc.allowed
     scores = np.array([p.score for p in pc.players], dtype=np.int64)
     if m > n:
         cost[:n, n] = cost[n, :n] = pc.bye
+        upper[:n, n] = upper[n, :n] = pc.bye
         allowed[:n, n] = allowed[n, :n] = pc.bye_allowed
         scores = np.append(scores, scores.min() - 1)
     idx = np.arange(m)
-    tie = (idx[:, None] - idx[None, :]) ** 2
-    return cost, allowed, tie, scores
+    rank2 = (idx[:, None] - idx[None, :]) ** 2
+    key = breaks * (int(colour.max(initial=0)) * (m // 2) + 1) + colour
+    return cost, upper, allowed, _Lex(key, rank2), scores
+
+
+def _ordered(upper: IntMatrix, lex: _Lex, allowed: BoolMatrix, stats: dict[str, Any],
+             ) -> tuple[IntMatrix, IntMatrix]:
+    """The exact order as one cost and a tiebreak (lexicographic, each level scaled above
+    any perfect matching's total of the levels below it).
+
+    When it fits the matching's cost range (:data:`~gameopt.pairing.matching.MAX_COST`
+    on the allowed pairs), the cost is ``upper·W + key`` with the tiebreak ``rank2``:
+    the pruning then sees the colour keys too, which keeps far fewer edges where many
+    pairs tie on ``upper``. Otherwise the cost is ``upper`` and the tiebreak
+    ``key·T + rank2``. Both orders are the same; ``stats["order"]`` says which was used.
+    """
+    half = upper.shape[0] // 2
+    kmax = int(lex.key[allowed].max(initial=0))
+    umax = int(np.abs(upper[allowed]).max(initial=0))
+    w = kmax * half + 1
+    if umax * w + kmax <= MAX_COST:
+        stats["order"] = "composite"
+        stats["scale"] = w
+        return np.where(allowed, upper * w + lex.key, 0), lex.rank2
+    stats["order"] = "tiebreak"
+    t = int(lex.rank2.max(initial=0)) * half + 1
+    return upper, lex.key * t + lex.rank2
 
 
 def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
@@ -93,10 +159,14 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         ``total_cost`` is their sum. The run: ``seconds`` of process CPU time
         (``clock="cpu"``; the cost matrix, the matching and the tables, the numba kernels
         loaded beforehand), ``proven`` for the optimal methods
-        (:data:`~gameopt.pairing.model.PROVEN_METHODS`), whose ``bound`` is then the
-        total penalty itself, and ``stats``: ``players``, and for ``"exact"`` the edges
-        before and after the pruning with its ``lower_bound`` and heuristic
-        ``upper_bound`` (see :func:`~gameopt.pairing.matching.solve_exact`).
+        (:data:`~gameopt.pairing.model.PROVEN_METHODS`), and ``stats``: ``players``,
+        and for ``"exact"`` the edges before and after the pruning with its
+        ``lower_bound`` and heuristic ``upper_bound`` (see
+        :func:`~gameopt.pairing.matching.solve_exact`), which bound the terms other than
+        colour, and ``order`` (how the exact order was solved, ``"composite"`` or
+        ``"tiebreak"``). Proven means best in the exact order (Notes), and ``bound`` is
+        then the least total of the terms other than colour, a lower bound of every
+        pairing's ``total_cost``.
 
     Raises
     ------
@@ -115,7 +185,16 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     pairing is the least-penalty one with that bye; with no legal pairing at all, the
     least-penalty pairing. ``stats["bye_candidates"]`` counts the players tried.
 
-    Deterministic: among pairings of least total penalty, the exact methods return one
+    The colour tier (optimal methods): the pairing has the least total of the terms
+    other than colour (floats, rematches, country, elitism, the bye; SLIM's rank term);
+    among those, the fewest colour-tier breaks (a third same colour in a row of played
+    games, or a colour difference beyond 2:
+    :func:`~gameopt.pairing.penalties.colour_violation`), then the least colour cost.
+    This order is exact (each level scaled above any pairing's total of the next), not
+    a trade of penalties; ``total_cost`` adds the colour terms as priced
+    (``p_col``, ``p_repcl``, ``p_coltier``) for display.
+
+    Deterministic: among the pairings best in that order, the exact methods return one
     with the least sum of squared rank distances (players meet the nearest in the
     standings: 1-2, 3-4 when all else is equal), and the solver sees players in
     (rank, id) order, so the same input gives the same pairing.
@@ -144,7 +223,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     _check_budget(rule, "the cost matrix")
     players = pc.players
     n = len(players)
-    cost, allowed, tie, scores = _field_matrices(pc)
+    cost, upper, allowed, lex, scores = _field_matrices(pc)
+    tie: IntMatrix | _Lex = lex.rank2
+    if method in PROVEN_METHODS:
+        cost, tie = upper, lex  # the exact order (see _ordered)
     labels = [p.id for p in players] + ([BYE] if cost.shape[0] > n else [])
     stats: dict[str, Any] = {"players": n}
     if cost.shape[0] > n and method in PROVEN_METHODS:
@@ -153,15 +235,21 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         pairs = _match(method, cost, allowed, tie, scores, labels, pc, stats)
     pairing = _pairing(round_input, params, pc, pairs, method)
     proven = method in PROVEN_METHODS
+    least = sum(v for t in pairing.tables for k, v in t.terms.items()
+                if k not in COLOUR_TERMS)
     return replace(pairing, seconds=time.process_time() - start, clock="cpu",
-                   proven=proven, bound=float(pairing.total_cost) if proven else None,
+                   proven=proven, bound=float(least) if proven else None,
                    stats=stats)
 
 
-def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _Lex,
            scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
            stats: dict[str, Any]) -> Pairs:
-    """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked."""
+    """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked.
+    A :class:`_Lex` tiebreak (exact methods) is turned into the exact order for the
+    pairs ``allowed`` here (:func:`_ordered`)."""
+    if isinstance(tie, _Lex):
+        cost, tie = _ordered(cost, tie, allowed, stats)
     if method == "naive":
         try:
             pairs = _naive_round(pc, allowed, labels)
@@ -178,6 +266,10 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
     if not is_perfect_matching(pairs, cost.shape[0], allowed):  # the claim, checked
         raise SolverError(f"pair_round ({method}): the result is not a perfect matching "
                           "of allowed pairs")
+    w = stats.pop("scale", None)
+    if w is not None and "lower_bound" in stats:  # bounds on the terms other than colour
+        stats["lower_bound"] = float(int(stats["lower_bound"]) // w)
+        stats["upper_bound"] = int(stats["upper_bound"]) // w
     return pairs
 
 
@@ -190,6 +282,46 @@ def bye_order(pc: PairCosts) -> list[int]:
     pos = group_positions(pc.players)
     fresh = [k for k, p in enumerate(pc.players) if pc.bye_allowed[k] and p.byes == 0]
     return sorted(fresh, key=lambda k: (pc.players[k].score, pos[pc.players[k].id][1]))
+
+
+def legal_bye(pc: PairCosts, k: int) -> bool:
+    """Whether the others can all be paired without a rematch or a forbidden pair when
+    ``pc.players[k]`` takes the bye (a maximum-cardinality matching of the legal
+    pairs)."""
+    import rustworkx as rx
+
+    n = len(pc.players)
+    rest = [i for i in range(n) if i != k]
+    g = rx.PyGraph()
+    g.add_nodes_from(rest)
+    where = {v: i for i, v in enumerate(rest)}
+    legal = np.triu(pc.allowed & ~pc.rematch, 1)
+    for u, v in zip(*np.nonzero(legal), strict=True):
+        if u != k and v != k:
+            g.add_edge(where[int(u)], where[int(v)], 1)
+    return 2 * len(rx.max_weight_matching(g, max_cardinality=True)) == len(rest)
+
+
+def pairing_key(round_input: RoundInput, tables: list[tuple[str, str]],
+                params: PenaltyParams | None = None) -> tuple[int, int, int]:
+    """The exact order's key of a pairing given as ``(black, white)`` ids (``white`` may
+    be :data:`~gameopt.pairing.model.BYE`), with the colours as given: the total of the
+    terms other than colour, the colour-tier breaks, the colour cost (what
+    :func:`pair_round`'s exact methods minimise, in that order)."""
+    params = params or PenaltyParams()
+    by_id = {p.id: p for p in round_input.players}
+    pos = group_positions(round_input.players)
+    upper = breaks = colour = 0
+    for black, white in tables:
+        if white == BYE:
+            upper += pen_bye(by_id[black], pos[black], params)
+            continue
+        b, w = by_id[black], by_id[white]
+        terms = oriented_terms(b, w, round_input.round_no, params, pos)
+        upper += sum(v for t, v in terms.items() if t not in COLOUR_TERMS)
+        breaks += colour_violation(b, Colour.BLACK) + colour_violation(w, Colour.WHITE)
+        colour += pen_color(b, Colour.BLACK, params) + pen_color(w, Colour.WHITE, params)
+    return upper, breaks, colour
 
 
 def _is_legal(pairs: Pairs, pc: PairCosts) -> bool:
@@ -213,7 +345,7 @@ def _check_budget(rule: StopRule, done: str) -> None:
                                    f"({rule.elapsed():.2f} s {rule.clock}); nothing paired")
 
 
-def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix,
+def _match_bye_tier(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _Lex,
                     scores: npt.NDArray[np.int64], labels: list[str], pc: PairCosts,
                     stats: dict[str, Any], rule: StopRule) -> Pairs:
     """The bye tier of an odd field: the least-penalty pairing that gives the bye to the

@@ -65,7 +65,12 @@ __all__ = [
     "SLIM_TERMS",
     "PairCosts",
     "PenaltyParams",
+    "COLOUR_TERMS",
+    "MAX_COLOUR_DIFFERENCE",
     "colour_balance",
+    "colour_violation",
+    "last_played",
+    "oriented_terms",
     "cost_matrix",
     "float_direction",
     "group_positions",
@@ -147,6 +152,12 @@ class PenaltyParams:
     p_byerank : int
         Bye cost per place above the bottom of the player's score group. Default 75:
         more than a pair's colour and country terms, less than the cheapest float.
+    p_coltier : int
+        The price shown (term ``"colour_tier"``) for each player of a table who breaks the
+        colour tier (:func:`colour_violation`: a third same colour in a row of played
+        games, or a colour difference beyond 2). The exact methods do not trade it
+        against anything: they rank pairings first by the other terms, then by the
+        number of breaks, then by the colour terms (:func:`cost_matrix`). Default 50.
     """
 
     terms: frozenset[str] = PAPP_TERMS
@@ -164,6 +175,7 @@ class PenaltyParams:
     p_bye2: int = 100_000_000
     p_byesc: int = 250
     p_byerank: int = 75
+    p_coltier: int = 50
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -273,6 +285,36 @@ def colour_balance(p: PlayerState) -> int:
                                                           for c in p.colours)
 
 
+def last_played(p: PlayerState, k: int = 1) -> tuple[Colour, ...]:
+    """The colours of ``p``'s last ``k`` played games (byes and absences skipped)."""
+    played = [c for c in p.colours if c is not Colour.BYE_]
+    return tuple(played[-k:]) if k else ()
+
+
+#: Largest colour difference (blacks − whites, either way) the colour tier allows.
+MAX_COLOUR_DIFFERENCE = 2
+
+
+def colour_violation(p: PlayerState, colour: Colour) -> int:
+    """1 if ``p`` playing ``colour`` breaks the colour tier, else 0.
+
+    Broken when it would be ``p``'s third game in a row with that colour, counting
+    played games only (a bye or an absence between them does not reset the run), or
+    when the colour difference after the game would exceed
+    :data:`MAX_COLOUR_DIFFERENCE`.
+
+    Examples
+    --------
+    Black, black, a bye: black again breaks the tier, white does not.
+    """
+    if colour is Colour.BYE_:
+        return 0
+    step = 1 if colour is Colour.BLACK else -1
+    if abs(colour_balance(p) + step) > MAX_COLOUR_DIFFERENCE:
+        return 1
+    return int(last_played(p, 2) == (colour, colour))
+
+
 def float_direction(p: PlayerState) -> int:
     """+1 if ``p`` met a higher score in the previous round, −1 a lower one, else 0.
 
@@ -313,7 +355,8 @@ def pen_color(p: PlayerState, colour: Colour, params: PenaltyParams) -> int:
     """Cost of ``p`` playing ``colour`` this round (§3.1).
 
     ``p_col[|δ + 1|]`` for black, ``p_col[|δ − 1|]`` for white, plus ``p_repcl`` when the
-    colour repeats the previous round's (``pen_color_repetee``; none after a bye).
+    colour repeats the last played game's (``pen_color_repetee``; a bye in between does
+    not reset it).
 
     Examples
     --------
@@ -323,7 +366,7 @@ def pen_color(p: PlayerState, colour: Colour, params: PenaltyParams) -> int:
     if colour is Colour.BYE_:
         return 0
     step = 1 if colour is Colour.BLACK else -1
-    repeat = params.p_repcl if p.colours and p.colours[-1] is colour else 0
+    repeat = params.p_repcl if last_played(p) == (colour,) else 0
     return _at(params.p_col, abs(colour_balance(p) + step)) + repeat
 
 
@@ -440,14 +483,17 @@ def pen_bye(p: PlayerState, pos: tuple[int, int], params: PenaltyParams) -> int:
 # --------------------------------------------------------------------------------------
 
 
-def _oriented(black: PlayerState, white: PlayerState, round_no: int,
-              params: PenaltyParams, pos: Mapping[str, tuple[int, int]]) -> dict[str, int]:
-    """The terms of ``black`` against ``white`` with these colours (switched-on ones)."""
+def oriented_terms(black: PlayerState, white: PlayerState, round_no: int,
+                   params: PenaltyParams, pos: Mapping[str, tuple[int, int]],
+                   ) -> dict[str, int]:
+    """The terms of ``black`` against ``white`` with these colours (switched-on ones);
+    ``pos`` is :func:`group_positions` of the field."""
     on = params.terms
     terms: dict[str, int] = {}
     if "colour" in on:
         terms["colour"] = (pen_color(black, Colour.BLACK, params)
                            + pen_color(white, Colour.WHITE, params))
+        terms["colour_tier"] = params.p_coltier * _breaks(black, white)
     if "undulation" in on:
         terms["undulation"] = pen_undulation(black, white, params)
     if "repetition" in on:
@@ -459,6 +505,27 @@ def _oriented(black: PlayerState, white: PlayerState, round_no: int,
     if "rank" in on:
         terms["rank"] = pen_undulation2(black, white, pos[black.id], pos[white.id], params)
     return terms
+
+
+def _breaks(black: PlayerState, white: PlayerState) -> int:
+    """Players of the table who break the colour tier with these colours (0, 1, 2)."""
+    return colour_violation(black, Colour.BLACK) + colour_violation(white, Colour.WHITE)
+
+
+def _colour_key(black: PlayerState, white: PlayerState, params: PenaltyParams,
+                ) -> tuple[int, int]:
+    """(colour-tier breaks, colour cost) of these colours, switched on or not."""
+    return (_breaks(black, white),
+            pen_color(black, Colour.BLACK, params) + pen_color(white, Colour.WHITE, params))
+
+
+def _upper(terms: Mapping[str, int]) -> int:
+    """The terms ranked above colour: all but ``colour`` and ``colour_tier``."""
+    return sum(v for k, v in terms.items() if k not in COLOUR_TERMS)
+
+
+#: The terms the exact methods rank below every other (the colour tier, then colour).
+COLOUR_TERMS = frozenset({"colour", "colour_tier"})
 
 
 def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
@@ -483,9 +550,10 @@ def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
     -------
     cost : int
     black_id, white_id : str
-        The cheaper assignment. On a tie: the one with the smaller colour cost (computed
-        even when the colour term is off), then the better-ranked player (by rank, then
-        id) black. The bye is ``(i.id, BYE)``.
+        The better assignment: the smaller total of the terms other than colour, then
+        (computed even when the colour term is off) the fewer colour-tier breaks
+        (:func:`colour_violation`), then the smaller colour cost, then the better-ranked
+        player (by rank, then id) black. The bye is ``(i.id, BYE)``.
     terms : dict of str to int
         The switched-on terms of that assignment (``{"bye": cost}`` for the bye); they sum
         to ``cost``.
@@ -499,17 +567,13 @@ def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
         c = pen_bye(i, pos[i.id], params)
         return c, i.id, BYE, {"bye": c}
     r = round_input.round_no
-    a = _oriented(i, j, r, params, pos)
-    b = _oriented(j, i, r, params, pos)
-    ca, cb = sum(a.values()), sum(b.values())
-    if ca == cb:
-        col_a = pen_color(i, Colour.BLACK, params) + pen_color(j, Colour.WHITE, params)
-        col_b = pen_color(j, Colour.BLACK, params) + pen_color(i, Colour.WHITE, params)
-        i_first = (i.rank, i.id) < (j.rank, j.id)
-        take_a = col_a < col_b or (col_a == col_b and i_first)
-    else:
-        take_a = ca < cb
-    return (ca, i.id, j.id, a) if take_a else (cb, j.id, i.id, b)
+    a = oriented_terms(i, j, r, params, pos)
+    b = oriented_terms(j, i, r, params, pos)
+    key_a = (_upper(a), *_colour_key(i, j, params), (i.rank, i.id) > (j.rank, j.id))
+    key_b = (_upper(b), *_colour_key(j, i, params), (j.rank, j.id) > (i.rank, i.id))
+    take_a = key_a < key_b
+    return ((sum(a.values()), i.id, j.id, a) if take_a
+            else (sum(b.values()), j.id, i.id, b))
 
 
 # --------------------------------------------------------------------------------------
@@ -538,6 +602,13 @@ class PairCosts:
         False for a player forbidden the bye (a forbidden pair ``{id, BYE}``).
     rematch : ndarray of bool, shape (n, n)
         The two have met before.
+    upper : ndarray of int64, shape (n, n)
+        The part of ``cost`` from the terms other than colour (what the exact methods
+        minimise first).
+    breaks : ndarray of int64, shape (n, n)
+        Colour-tier breaks of the pair's colours (0, 1, 2; minimised second).
+    colour : ndarray of int64, shape (n, n)
+        The colour cost of the pair's colours, whether the term is on or not (third).
     """
 
     players: tuple[PlayerState, ...]
@@ -547,6 +618,9 @@ class PairCosts:
     allowed: npt.NDArray[np.bool_]
     bye_allowed: npt.NDArray[np.bool_]
     rematch: npt.NDArray[np.bool_]
+    upper: npt.NDArray[np.int64]
+    breaks: npt.NDArray[np.int64]
+    colour: npt.NDArray[np.int64]
 
 
 def _lookup(table: Sequence[int], idx: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -584,7 +658,7 @@ def _colour_vectors(players: Sequence[PlayerState], params: PenaltyParams,
                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``pen_color(p, BLACK)`` and ``pen_color(p, WHITE)`` for every player."""
     delta = np.array([colour_balance(p) for p in players], dtype=np.int64)
-    last = [p.colours[-1] if p.colours else Colour.BYE_ for p in players]
+    last = [(last_played(p) or (Colour.BYE_,))[0] for p in players]
     rep_b = np.array([c is Colour.BLACK for c in last], dtype=np.int64) * params.p_repcl
     rep_w = np.array([c is Colour.WHITE for c in last], dtype=np.int64) * params.p_repcl
     return (_lookup(params.p_col, np.abs(delta + 1)) + rep_b,
@@ -667,21 +741,28 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
     as_black, last = _history(players)
     cb, cw = _colour_vectors(players, params)
     colour_a = cb[:, None] + cw[None, :]  # i black, j white
-    cost_a = sym.copy()
-    if "colour" in params.terms:
-        cost_a += colour_a
+    vb = np.array([colour_violation(p, Colour.BLACK) for p in players], dtype=np.int64)
+    vw = np.array([colour_violation(p, Colour.WHITE) for p in players], dtype=np.int64)
+    breaks_a = vb[:, None] + vw[None, :]
+    upper_a = sym.copy()
     if "repetition" in params.terms:
-        cost_a += params.p_mcoul * as_black + params.p_clopp * as_black.T
-        cost_a += params.p_desuite * last
-    cost_b = cost_a.T  # j black, i white: the same terms seen from j
-    colour_b = colour_a.T
+        upper_a += params.p_mcoul * as_black + params.p_clopp * as_black.T
+        upper_a += params.p_desuite * last
+    # j black, i white: the same terms seen from j (transposes); the better orientation
+    # by (upper, breaks, colour, the better-ranked player black)
+    upper_b, breaks_b, colour_b = upper_a.T, breaks_a.T, colour_a.T
     order = np.arange(n)
-    tie = (cost_a == cost_b)
-    black = (cost_a < cost_b) | (tie & ((colour_a < colour_b)
-                                        | ((colour_a == colour_b)
-                                           & (order[:, None] < order[None, :]))))
-    cost = np.minimum(cost_a, cost_b)
-    np.fill_diagonal(cost, 0)
+    black = order[:, None] < order[None, :]
+    for mine, theirs in ((colour_a, colour_b), (breaks_a, breaks_b), (upper_a, upper_b)):
+        black = (mine < theirs) | ((mine == theirs) & black)
+    upper = np.where(black, upper_a, upper_b)
+    breaks = np.where(black, breaks_a, breaks_b)
+    colour = np.where(black, colour_a, colour_b)
+    cost = upper.copy()
+    if "colour" in params.terms:
+        cost += colour + params.p_coltier * breaks
+    for mat in (cost, upper, breaks, colour):
+        np.fill_diagonal(mat, 0)
     np.fill_diagonal(black, False)
     allowed = ~np.eye(n, dtype=np.bool_)
     bye_allowed = np.ones(n, dtype=np.bool_)
@@ -697,4 +778,5 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
             bye_allowed[index[a] if a in index else index[b]] = False
     bye = np.array([pen_bye(p, pos[p.id], params) for p in players], dtype=np.int64)
     rematch = (as_black + as_black.T) > 0
-    return PairCosts(players, cost, black, bye, allowed, bye_allowed, rematch)
+    return PairCosts(players, cost, black, bye, allowed, bye_allowed, rematch, upper, breaks,
+                     colour)

@@ -18,6 +18,26 @@ A result is stored exactly as entered (black's and white's discs, each ``0..64``
 tie-breaks we apply the WOF rule for games that end before the board is full: **the empty
 squares go to the winner** (winner ``64 − loser's discs``); in a draw they are shared,
 ``32–32``. :func:`final_discs` does that conversion. A bye counts 32 discs.
+
+Forfeits
+--------
+A game one player (or both) did not turn up for is a *forfeit* (``forfeit=True``, no
+discs): the player present wins it (``result`` ``B``/``W``); when neither came, both
+lose (:attr:`Outcome.NEITHER`). The World Othello Championship rules score games as
+won, drawn or lost, two, one and zero half points here, and their tie-break (the
+Brightwell quotient) leaves games that were not played — a bye, a game against a player
+who withdrew — out of the opponents' sums, counting them ``32 + C × own points``
+instead. We score a forfeit the same way, which is our reading of those rules, not a
+quotation: the winner gets a win (2 half points) and **32 discs**, as for a bye; the
+absent player a loss and **0 discs**; in the Brightwell quotient and the Buchholz
+score the game counts like a bye on both sides (``discs + C × own points``). For the
+pairing, as FIDE's basic rules for Swiss systems (Handbook C.04.1) say of games not
+played, a forfeit gives neither player a colour nor an opponent (the two may be paired
+again), and the winner's point without playing counts as a bye: no further bye for them
+while anyone else can take it.
+
+A result may also have no discs at all (``forfeit=False``, ``result`` set): a game read
+from a file that carries scores only (a FIDE TRF); each side then counts 32 discs.
 """
 
 from __future__ import annotations
@@ -46,6 +66,7 @@ __all__ = [
     "final_discs",
     "pairing_warnings",
     "require_complete",
+    "result_text",
 ]
 
 #: Squares of the Othello board: the most discs a game can end with.
@@ -60,6 +81,8 @@ class Outcome(StrEnum):
     BLACK = "B"
     WHITE = "W"
     DRAW = "D"
+    #: Both players lost: a double forfeit (neither turned up).
+    NEITHER = "0"
 
     @classmethod
     def from_discs(cls, black_discs: int, white_discs: int) -> Outcome:
@@ -203,8 +226,11 @@ class GameRecord:
     """One table of a round: a game, or a bye (``white == BYE``, won by ``black``).
 
     ``black_discs``/``white_discs`` are ``None`` until the result is entered (and always
-    for a bye); ``result`` is then :class:`Outcome` of the discs (``BLACK`` for a bye).
-    The record checks its own consistency on construction.
+    for a bye and a forfeit); ``result`` is then :class:`Outcome` of the discs (``BLACK``
+    for a bye). ``forfeit`` marks a game not played (module notes): ``result`` says who
+    was there (``BLACK``, ``WHITE``, ``NEITHER``). A result without discs that is not a
+    forfeit is a score-only result (from a TRF). The record checks its own consistency on
+    construction.
     """
 
     round_no: int
@@ -214,23 +240,36 @@ class GameRecord:
     black_discs: int | None = None
     white_discs: int | None = None
     result: Outcome | None = None
+    forfeit: bool = False
 
     def __post_init__(self) -> None:
         where = f"round {self.round_no} table {self.table}"
         if self.black == BYE or self.black == self.white:
             raise InvalidInputError(f"{where}: bad players {self.black!r} v {self.white!r}")
+        if self.result is not None:
+            try:
+                object.__setattr__(self, "result", Outcome(self.result))
+            except ValueError:
+                raise InvalidInputError(f"{where}: result {self.result!r} is none of "
+                                        "B, W, D, 0") from None
         if self.white == BYE:
             if self.black_discs is not None or self.white_discs is not None:
                 raise InvalidInputError(f"{where}: a bye has no disc counts")
-            if self.result not in (None, Outcome.BLACK):
+            if self.result not in (None, Outcome.BLACK) or self.forfeit:
                 raise InvalidInputError(f"{where}: a bye is won by {self.black}")
             object.__setattr__(self, "result", Outcome.BLACK)
             return
         if (self.black_discs is None) != (self.white_discs is None):
             raise InvalidInputError(f"{where}: only one disc count given")
+        if self.forfeit:
+            if self.black_discs is not None or self.result not in (
+                    Outcome.BLACK, Outcome.WHITE, Outcome.NEITHER):
+                raise InvalidInputError(f"{where}: a forfeit has no discs and is won by "
+                                        "black, white or neither")
+            return
+        if self.result is Outcome.NEITHER:
+            raise InvalidInputError(f"{where}: only a forfeit is lost by both players")
         if self.black_discs is None or self.white_discs is None:
-            if self.result is not None:
-                raise InvalidInputError(f"{where}: a result without disc counts")
             return
         check_discs(self.black_discs, self.white_discs, where)
         outcome = Outcome.from_discs(self.black_discs, self.white_discs)
@@ -248,6 +287,15 @@ class GameRecord:
     def has_result(self) -> bool:
         return self.result is not None
 
+    @property
+    def played(self) -> bool:
+        """A game that took place (not a bye, not a forfeit); result or not."""
+        return not self.is_bye and not self.forfeit
+
+    def unearned_point(self, player: str) -> bool:
+        """``player`` scored without playing: a bye or a forfeit win."""
+        return self.is_bye or (self.forfeit and self.score_of(player) == 2)
+
     def players(self) -> tuple[str, ...]:
         """The real players of the table (one for a bye)."""
         return (self.black,) if self.is_bye else (self.black, self.white)
@@ -263,7 +311,7 @@ class GameRecord:
 
     def score_of(self, player: str) -> int:
         """Half points the game gave ``player`` (2 win, 1 draw, 0 loss); 0 if unplayed."""
-        if self.result is None:
+        if self.result is None or self.result is Outcome.NEITHER:
             return 0
         if self.result is Outcome.DRAW:
             return 1
@@ -271,13 +319,33 @@ class GameRecord:
         return 2 if player == winner else 0
 
     def discs_of(self, player: str) -> int:
-        """``player``'s discs for the tie-breaks: :func:`final_discs`; a bye counts 32."""
+        """``player``'s discs for the tie-breaks: :func:`final_discs`; a bye counts 32,
+        a forfeit 32 to the winner and 0 to the absent, a score-only result 32 each."""
         if self.is_bye:
             return BYE_DISCS
+        if self.forfeit:
+            return BYE_DISCS if self.score_of(player) == 2 else 0
         if self.black_discs is None or self.white_discs is None:
-            return 0
+            return BYE_DISCS if self.result is not None else 0
         b, w = final_discs(self.black_discs, self.white_discs)
         return b if player == self.black else w
+
+
+def result_text(g: GameRecord) -> str:
+    """A game's result in one line: ``3 40-24 7``, ``3 +:- 7, won by 3 by forfeit``.
+
+    >>> result_text(GameRecord(1, 1, "3", "7", result=Outcome.WHITE, forfeit=True))
+    '3 -:+ 7, won by 7 by forfeit'
+    """
+    if g.forfeit:
+        if g.result is Outcome.NEITHER:
+            return f"{g.black} -:- {g.white}, both forfeit"
+        winner = g.black if g.result is Outcome.BLACK else g.white
+        sign = "+:-" if g.result is Outcome.BLACK else "-:+"
+        return f"{g.black} {sign} {g.white}, won by {winner} by forfeit"
+    if g.black_discs is None and g.result is not None:
+        return f"{g.black} {g.result.value} {g.white}"
+    return f"{g.black} {g.black_discs}-{g.white_discs} {g.white}"
 
 
 # ------------------------------------------------------------------ checks of a round's tables
@@ -365,13 +433,13 @@ def pairing_warnings(k: int, tables: Sequence[Table], games: Sequence[GameRecord
     out: list[PairingWarning] = []
     for t in tables:
         if t.white == BYE:
-            if any(g.is_bye and g.black == t.black for g in past):
+            if any(t.black in g.players() and g.unearned_point(t.black) for g in past):
                 out.append(PairingWarning("bye", k, t.number, (t.black,),
                                           f"round {k} table {t.number}: second bye for "
                                           f"{t.black}"))
             continue
         pair = (t.black, t.white)
-        met = [g.round_no for g in past if set(g.players()) == set(pair)]
+        met = [g.round_no for g in past if g.played and set(g.players()) == set(pair)]
         if met:
             out.append(PairingWarning("rematch", k, t.number, pair,
                                       f"round {k} table {t.number}: {t.black} and {t.white} "
@@ -382,7 +450,7 @@ def pairing_warnings(k: int, tables: Sequence[Table], games: Sequence[GameRecord
                                       "are a forbidden pair"))
         for pid, sign in ((t.black, 1), (t.white, -1)):
             delta = sign + sum(1 if g.black == pid else -1 for g in past
-                               if not g.is_bye and pid in g.players())
+                               if g.played and pid in g.players())
             if abs(delta) >= 2:
                 out.append(PairingWarning(
                     "colour", k, t.number, (pid,),

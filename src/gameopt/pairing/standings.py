@@ -53,6 +53,8 @@ class Standing:
     ``brightwell`` is exact (a multiple of 0.5); ``discs`` follows
     :func:`~gameopt.pairing.records.final_discs`.
     ``rank`` is shared by players tied on score and every tie-break asked for.
+    ``forfeits`` counts the games won or lost by forfeit (they are in ``wins`` and
+    ``losses`` too).
     """
 
     rank: int
@@ -68,6 +70,7 @@ class Standing:
     losses: int
     byes: int
     withdrawn: bool
+    forfeits: int = 0
 
     @property
     def points(self) -> float:
@@ -75,8 +78,8 @@ class Standing:
 
     @property
     def games(self) -> int:
-        """Games played (byes not counted)."""
-        return self.wins + self.draws + self.losses
+        """Games played (byes and forfeits not counted)."""
+        return self.wins + self.draws + self.losses - self.forfeits
 
 
 @dataclass
@@ -87,6 +90,7 @@ class _Tally:
     draws: int = 0
     losses: int = 0
     byes: int = 0
+    forfeits: int = 0
 
 
 def compute_standings(players: Iterable[PlayerRecord], games: Iterable[GameRecord], *,
@@ -124,11 +128,13 @@ def compute_standings(players: Iterable[PlayerRecord], games: Iterable[GameRecor
     -----
     Brightwell quotient (WOC rules): own discs over all games, plus ``C`` × the sum of
     the opponents' points; but a bye, and every game against an opponent who has
-    withdrawn, is left out of both sums and counts instead ``32 + C × own points``.
-    Buchholz (half points): the sum of the opponents' scores, a bye or a withdrawn
-    opponent counting the player's own score (same convention). Total discs: the
-    :func:`~gameopt.pairing.records.final_discs` of every game played (against withdrawn
-    opponents too) plus 32 per bye. Time O(P + G log G).
+    withdrawn, is left out of both sums and counts instead ``32 + C × own points``; a
+    forfeit likewise counts ``32 + C × own points`` to the winner and ``0 + C × own
+    points`` to the absent player (:mod:`~gameopt.pairing.records`, "Forfeits").
+    Buchholz (half points): the sum of the opponents' scores, a bye, a forfeit or a
+    withdrawn opponent counting the player's own score (same convention). Total discs:
+    the :func:`~gameopt.pairing.records.final_discs` of every game played (against
+    withdrawn opponents too) plus 32 per bye or forfeit win. Time O(P + G log G).
     """
     bad = [t for t in tiebreaks if t not in TIEBREAKS]
     if bad:
@@ -156,8 +162,9 @@ def compute_standings(players: Iterable[PlayerRecord], games: Iterable[GameRecor
         for pid in g.players():
             own = tally[pid].score
             opp = g.opponent(pid)
-            if g.is_bye or opp in withdrawn:
-                bq2[pid] += 2 * BYE_DISCS + brightwell_factor * own
+            if g.is_bye or g.forfeit or opp in withdrawn:
+                discs = g.discs_of(pid) if g.forfeit else BYE_DISCS
+                bq2[pid] += 2 * discs + brightwell_factor * own
                 buch[pid] += own
             else:
                 bq2[pid] += 2 * g.discs_of(pid) + brightwell_factor * tally[opp].score
@@ -173,7 +180,9 @@ def _add_game(t: _Tally, g: GameRecord, pid: str) -> None:
     t.discs += g.discs_of(pid)
     if g.is_bye:
         t.byes += 1
-    elif s == 2:
+        return
+    t.forfeits += g.forfeit
+    if s == 2:
         t.wins += 1
     elif s == 1:
         t.draws += 1
@@ -184,7 +193,8 @@ def _add_game(t: _Tally, g: GameRecord, pid: str) -> None:
 def _row(p: PlayerRecord, t: _Tally, bq: float, buchholz: int, withdrawn: bool) -> Standing:
     return Standing(rank=0, id=p.id, name=p.name, country=p.country, score=t.score,
                     brightwell=bq, discs=t.discs, buchholz=buchholz, wins=t.wins,
-                    draws=t.draws, losses=t.losses, byes=t.byes, withdrawn=withdrawn)
+                    draws=t.draws, losses=t.losses, byes=t.byes, withdrawn=withdrawn,
+                    forfeits=t.forfeits)
 
 
 def _ranked(plist: list[PlayerRecord], rows: dict[str, Standing],
@@ -215,9 +225,11 @@ def build_round_input(k: int, players: Sequence[PlayerRecord], games: Sequence[G
     """The :class:`RoundInput` of round ``k`` from the games of rounds ``< k``.
 
     Every active player (:meth:`PlayerRecord.active_in`) gets one entry per earlier round
-    (``Colour.BYE_`` and no opponent for a bye or an absence), the score before each
+    (``Colour.BYE_`` and no opponent for a bye, a forfeit or an absence: only games
+    played give colours and opponents), the score before each
     round (a late entrant's given score counts from their first round), their rank in the
-    standings after round ``k − 1`` among the active players, and their byes. Unplayed
+    standings after round ``k − 1`` among the active players, and their byes (forfeit
+    wins included: points scored without playing). Unplayed
     earlier games count as nothing (the store refuses to pair before they are in).
     Time O(P·k + G).
     """
@@ -243,11 +255,11 @@ def build_round_input(k: int, players: Sequence[PlayerRecord], games: Sequence[G
             colours, opps, mine, theirs = hist[p.id]
             sat = seat.get((r, p.id))
             mine.append(before[p.id])
-            if sat is None or sat.is_bye:
+            if sat is None or not sat.played:
                 colours.append(Colour.BYE_)
                 opps.append(None)
                 theirs.append(None)
-                byes[p.id] += sat is not None
+                byes[p.id] += sat is not None and sat.unearned_point(p.id)
             else:
                 opp = sat.opponent(p.id)
                 colours.append(Colour.BLACK if sat.black == p.id else Colour.WHITE)

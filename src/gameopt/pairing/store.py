@@ -23,9 +23,12 @@ Schema (version :data:`SCHEMA_VERSION`, also in ``PRAGMA user_version``):
   makes names unique;
 * ``rounds(round_no, method, total_cost)``: one row per paired round;
 * ``games(round_no, table_no, black, white, black_discs, white_discs, result, cost,
-  terms)``: one row per table; a bye is a game against ``'BYE'`` (``white``) with result
-  ``'B'`` and no discs; ``result`` is ``'B'``/``'W'``/``'D'`` from the discs, checked by
-  the schema as well as by the code; ``terms`` is the engine's penalty breakdown (JSON);
+  terms, forfeit)``: one row per table; a bye is a game against ``'BYE'`` (``white``)
+  with result ``'B'`` and no discs; ``result`` is ``'B'``/``'W'``/``'D'`` from the
+  discs, checked by the schema as well as by the code; a forfeit (``forfeit = 1``) has
+  no discs and ``'B'``/``'W'`` for the player present, ``'0'`` when neither came; a
+  result without discs and without ``forfeit`` came from a score-only file (TRF);
+  ``terms`` is the engine's penalty breakdown (JSON);
 * ``forbidden(a, b)``: pairs that must not meet (``a < b``).
 
 Results follow :mod:`gameopt.pairing.records`: discs are stored as entered, the winner
@@ -57,6 +60,7 @@ from gameopt.pairing.records import (
     check_pairing,
     pairing_warnings,
     require_complete,
+    result_text,
 )
 from gameopt.pairing.standings import (
     DEFAULT_TIEBREAKS,
@@ -75,8 +79,10 @@ __all__ = [
     "build_round_input",
 ]
 
-#: Version of the file layout; :meth:`Tournament.open` refuses any other.
-SCHEMA_VERSION = 1
+#: Version of the file layout. Version 2 added forfeits (``games.forfeit``) and results
+#: without discs; :meth:`Tournament.open` upgrades a version-1 file in place (one
+#: transaction) and refuses any other version.
+SCHEMA_VERSION = 2
 _FORMAT = "gameopt-pairing"
 _APPLICATION_ID = 0x67505452  # "gPTR", marks the file as a gameopt tournament
 _MANUAL = "manual"
@@ -99,6 +105,8 @@ CREATE TABLE rounds (
     method TEXT NOT NULL,
     total_cost INTEGER NOT NULL
 );
+"""
+_GAMES_TABLE = """
 CREATE TABLE games (
     round_no INTEGER NOT NULL REFERENCES rounds(round_no),
     table_no INTEGER NOT NULL CHECK (table_no >= 1),
@@ -109,17 +117,26 @@ CREATE TABLE games (
     result TEXT,
     cost INTEGER NOT NULL DEFAULT 0,
     terms TEXT NOT NULL DEFAULT '{}',
+    forfeit INTEGER NOT NULL DEFAULT 0 CHECK (forfeit IN (0, 1)),
     PRIMARY KEY (round_no, table_no),
     CHECK (black <> white),
-    CHECK ((white = 'BYE' AND black_discs IS NULL AND white_discs IS NULL AND result = 'B')
-        OR (white <> 'BYE' AND black_discs IS NULL AND white_discs IS NULL AND result IS NULL)
-        OR (white <> 'BYE' AND black_discs BETWEEN 0 AND 64 AND white_discs BETWEEN 0 AND 64
-            AND black_discs + white_discs <= 64
+    CHECK ((white = 'BYE' AND black_discs IS NULL AND white_discs IS NULL AND result = 'B'
+            AND forfeit = 0)
+        OR (white <> 'BYE' AND forfeit = 1 AND black_discs IS NULL AND white_discs IS NULL
+            AND result IN ('B', 'W', '0'))
+        OR (white <> 'BYE' AND forfeit = 0 AND black_discs IS NULL AND white_discs IS NULL
+            AND (result IS NULL OR result IN ('B', 'W', 'D')))
+        OR (white <> 'BYE' AND forfeit = 0 AND black_discs BETWEEN 0 AND 64
+            AND white_discs BETWEEN 0 AND 64 AND black_discs + white_discs <= 64
             AND result = CASE WHEN black_discs > white_discs THEN 'B'
                               WHEN black_discs < white_discs THEN 'W' ELSE 'D' END))
 );
+"""
+_GAMES_INDEXES = """
 CREATE UNIQUE INDEX games_black ON games(round_no, black);
 CREATE UNIQUE INDEX games_white ON games(round_no, white) WHERE white <> 'BYE';
+"""
+_SCHEMA += _GAMES_TABLE + _GAMES_INDEXES + """
 CREATE TABLE forbidden (
     a TEXT NOT NULL REFERENCES players(id),
     b TEXT NOT NULL REFERENCES players(id),
@@ -522,6 +539,22 @@ class Tournament:
                                      replace)
                          for who, b, w in results)
 
+    def set_forfeit(self, round_no: int, absent: str, *, both: bool = False,
+                    replace: bool = False) -> GameRecord:
+        """Score ``absent``'s game of ``round_no`` as a forfeit: they did not turn up, the
+        opponent wins (``both=True``: neither came, both lose). Scoring in
+        :mod:`gameopt.pairing.records` ("Forfeits"). ``replace=True`` overwrites a result
+        already entered. Withdraw the absent player separately if they are gone.
+
+        Raises
+        ------
+        InvalidInputError
+            Round not paired, unknown player, player not paired in the round, a bye, a
+            result already entered.
+        """
+        with self._write() as con:
+            return _set_forfeit(con, round_no, absent, both, replace)
+
     def swap_players(self, round_no: int, a: str, b: str) -> list[PairingWarning]:
         """Exchange the seats of two players of the last round (same table: colours).
 
@@ -635,10 +668,39 @@ def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     if rows.get("format") != _FORMAT:
         raise InvalidInputError(f"{path}: not a gameopt tournament file")
     version = rows.get("schema_version")
-    if version != str(SCHEMA_VERSION):
+    if version not in ("1", str(SCHEMA_VERSION)):
         raise InvalidInputError(f"{path}: schema version {version}, this gameopt reads "
-                                f"version {SCHEMA_VERSION}")
+                                f"versions 1 and {SCHEMA_VERSION}")
     _integrity_check(con, path, "quick_check")
+    if version == "1":
+        _upgrade_v1(con, path)
+
+
+def _upgrade_v1(con: sqlite3.Connection, path: Path) -> None:
+    """Version 1 to 2 in one transaction: ``games`` rebuilt with the ``forfeit`` column
+    and the wider check (SQLite cannot alter a check), every row copied."""
+    cols = ("round_no, table_no, black, white, black_discs, white_discs, result, cost, "
+            "terms")
+    con.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with _transaction(con, path):
+            _integrity_check(con, path)
+            con.execute("ALTER TABLE games RENAME TO games_v1")
+            con.execute("DROP INDEX games_black")
+            con.execute("DROP INDEX games_white")
+            for stmt in (_GAMES_TABLE + _GAMES_INDEXES).split(";"):
+                if stmt.strip():
+                    con.execute(stmt)
+            con.execute(f"INSERT INTO games ({cols}) SELECT {cols} FROM games_v1")
+            con.execute("DROP TABLE games_v1")
+            con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                        (str(SCHEMA_VERSION),))
+            con.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            bad = con.execute("PRAGMA foreign_key_check").fetchall()
+            if bad:
+                raise InvalidInputError(f"{path}: cannot upgrade (foreign key {bad[0]})")
+    finally:
+        con.execute("PRAGMA foreign_keys = ON")
 
 
 def _integrity_check(con: sqlite3.Connection, path: Path, pragma: str = "integrity_check"
@@ -783,9 +845,9 @@ def _insert_history(con: sqlite3.Connection, data: TournamentData) -> None:
                 raise InvalidInputError(f"{where}: player {pid} plays twice in the round")
             seen.add((g.round_no, pid))
         con.execute("INSERT INTO games (round_no, table_no, black, white, black_discs, "
-                    "white_discs, result) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "white_discs, result, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (g.round_no, g.table, g.black, g.white, g.black_discs, g.white_discs,
-                     None if g.result is None else g.result.value))
+                     None if g.result is None else g.result.value, int(g.forfeit)))
     for pair in data.forbidden:
         lo, hi = sorted(pair)
         for pid in (lo, hi):
@@ -824,12 +886,12 @@ def _resolve(con: sqlite3.Connection, key: str) -> PlayerRecord:
     return _player_row(row)
 
 
-_GAME_COLS = "round_no, table_no, black, white, black_discs, white_discs, result"
+_GAME_COLS = "round_no, table_no, black, white, black_discs, white_discs, result, forfeit"
 
 
 def _game_row(row: Any) -> GameRecord:
-    r, t, b, w, bd, wd, res = row
-    return GameRecord(r, t, b, w, bd, wd, None if res is None else Outcome(res))
+    r, t, b, w, bd, wd, res, ff = row
+    return GameRecord(r, t, b, w, bd, wd, None if res is None else Outcome(res), bool(ff))
 
 
 def _games(con: sqlite3.Connection, round_no: int | None = None) -> tuple[GameRecord, ...]:
@@ -921,15 +983,37 @@ def _set_result(con: sqlite3.Connection, round_no: int, who: int | str, black_di
     if g.is_bye:
         raise InvalidInputError(f"{where}: {g.black} has a bye; there is no result")
     if g.has_result and not replace:
-        raise InvalidInputError(f"{where}: result already entered ({g.black} {g.black_discs}-"
-                                f"{g.white_discs} {g.white}); use --replace to correct it")
+        raise InvalidInputError(f"{where}: result already entered ({result_text(g)}); use "
+                                "--replace to correct it")
     check_discs(black_discs, white_discs, where)
     new = GameRecord(round_no, g.table, g.black, g.white, black_discs, white_discs)
     assert new.result is not None
-    con.execute("UPDATE games SET black_discs = ?, white_discs = ?, result = ? "
+    con.execute("UPDATE games SET black_discs = ?, white_discs = ?, result = ?, forfeit = 0 "
                 "WHERE round_no = ? AND table_no = ?",
                 (black_discs, white_discs, new.result.value, round_no, g.table))
     return new
+
+
+def _set_forfeit(con: sqlite3.Connection, round_no: int, absent: str, both: bool,
+                 replace: bool) -> GameRecord:
+    p = _resolve(con, absent)
+    g = _game_of(con, round_no, p.id)
+    where = f"round {round_no} table {g.table}"
+    if g.is_bye:
+        raise InvalidInputError(f"{where}: {g.black} has a bye; there is no game to forfeit")
+    if g.has_result and not replace:
+        raise InvalidInputError(f"{where}: result already entered ({result_text(g)}); use "
+                                "--replace to correct it")
+    if both:
+        result = Outcome.NEITHER
+    else:
+        result = Outcome.WHITE if p.id == g.black else Outcome.BLACK
+    new = GameRecord(round_no, g.table, g.black, g.white, None, None, result, forfeit=True)
+    con.execute("UPDATE games SET black_discs = NULL, white_discs = NULL, result = ?, "
+                "forfeit = 1 WHERE round_no = ? AND table_no = ?",
+                (result.value, round_no, g.table))
+    return new
+
 
 
 def _game_or_none(con: sqlite3.Connection, round_no: int, pid: str) -> GameRecord | None:
