@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gameopt.core import Limit, Progress, ProgressCallback
+from gameopt.core import Limit, Progress, ProgressCallback, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import _endgame, _eval, _midgame, _tt
 from gameopt.reversi import _params as pp
@@ -117,6 +117,7 @@ class SearchParams:
     etc: int = 10
     end_heuristic1: bool = True
     aspiration: bool = True
+    mpc: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -355,7 +356,8 @@ def _passed(sub: SearchResult) -> SearchResult:
 
 
 def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
-           progress: ProgressCallback | None = None) -> SearchResult:
+           progress: ProgressCallback | None = None, *,
+           soft_time: float | None = None) -> SearchResult:
     """Iterative-deepening PVS to ``limit.depth`` plies, within the limit's time and nodes.
 
     When the depth reaches the number of empty squares the search finishes with the exact
@@ -375,30 +377,37 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
     progress : ProgressCallback or None
         Called after each completed iteration with ``Progress("search", depth, max depth,
         score, {"move", "nodes"})``.
+    soft_time : float or None
+        Seconds on the limit's clock after which no new iteration starts (the time
+        manager's target; ``limit.time`` stays the hard bound that stops an iteration).
 
     Raises
     ------
     InvalidInputError
-        A depth below 1 (the other limits are checked by :class:`~gameopt.core.Limit`).
+        A depth below 1, a bad ``soft_time`` (the limits are checked by
+        :class:`~gameopt.core.Limit`).
     """
     limit = limit or Limit()
     params = params or SearchParams()
     depth = limit.depth
     if depth is not None and depth < 1:
         raise InvalidInputError(f"depth {depth}: expected >= 1")
+    soft_time = check_seconds(soft_time, "soft time")
     if depth is None and limit.time is None and limit.nodes is None:
         depth = 10
     moves = board.legal_moves()
     if not moves or moves == [PASS]:
         if not moves:
             return _game_over(board, limit)
-        return _passed(search(board.play(PASS), limit, params, progress))
+        return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time))
     run = _Run(params, limit, progress)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
         max_depth = depth if depth is not None else 60
         for d in range(1, max_depth + 1):
+            if soft_time is not None and best is not None and run.elapsed() >= soft_time:
+                break  # the time manager's target is spent: no new iteration
             if d >= board.empties:
                 res = _solve_with(run, board, order)
                 if not res.stopped or best is None:
