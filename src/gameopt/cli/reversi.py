@@ -142,6 +142,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
+    f = ts.add_parser("mpc", help="Multi-ProbCut regressions fitted on this engine's own "
+                      "searches (shallow against deep values of self-play positions)")
+    f.add_argument("--games", type=int, default=150, help="self-play games")
+    f.add_argument("--per-game", type=int, default=4, help="positions searched per game")
+    f.add_argument("--max-depth", type=int, default=10, help="deepest search (3..16)")
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--workers", type=int, default=None)
+    f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    f.add_argument("-q", "--quiet", action="store_true")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_mpc)
 
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.add_argument("--book", default=None, metavar="FILE",
@@ -423,4 +434,33 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                                    "iters": args.iters, "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_mpc(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.probcut import write_mpc
+    from gameopt.reversi.train import fit_mpc, mpc_samples
+
+    t = time.perf_counter()
+    cpu = time.process_time()
+    empties, values = mpc_samples(args.games, max_depth=args.max_depth,
+                                  per_game=args.per_game, seed=args.seed,
+                                  scheduler=args.scheduler, workers=args.workers,
+                                  progress=progress_for(args.quiet))
+    table = fit_mpc(empties, values)
+    table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed})
+    write_mpc(args.output, table)
+    wall = time.perf_counter() - t
+    rows = []
+    for d in range(3, args.max_depth + 1):
+        sel = [r for r in table.rows() if r[1] == d]
+        if sel:
+            rows.append([d, sel[0][2], len(sel), f"{min(r[3] for r in sel):.2f}",
+                         f"{max(r[3] for r in sel):.2f}", f"{min(r[5] for r in sel):.0f}",
+                         f"{max(r[5] for r in sel):.0f}"])
+    print(format_table(["depth", "shallow", "rows", "a min", "a max", "sigma min",
+                        "sigma max"], rows))
+    print(f"wrote {args.output}: {len(empties)} positions searched to depth {args.max_depth} "
+          f"in {wall:.1f} s wall (this process {time.process_time() - cpu:.1f} s CPU)")
     return 0

@@ -134,8 +134,8 @@ class Player:
         clock, the time each move took (on the control's clock) is taken off it."""
         if self.control is None or self.control.clock is None:
             return nullcontext(lambda start, moves, board: self.choose(board))
-        control = self.control
-        clock = {"left": control.clock}
+        control, start_clock = self.control, self.control.clock
+        clock = {"left": start_clock}
 
         def move(start: Board, moves: Sequence[Move], board: Board) -> Move:
             m, _, used = self.decide(board, remaining=clock["left"])

@@ -31,6 +31,7 @@ from gameopt.reversi import _params as pp
 from gameopt.reversi._bitboard import flips
 from gameopt.reversi._eval import HEURISTIC_WEIGHTS
 from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.probcut import MpcTable, shipped_mpc
 from gameopt.reversi.weights import shipped_kernel_weights
 
 __all__ = ["EvalKind", "SearchParams", "SearchResult", "search", "solve", "evaluate"]
@@ -96,6 +97,15 @@ class SearchParams:
     aspiration : bool
         :func:`solve`: first a narrow window around the score the root-ordering search
         predicts, widened on failure (else the full window at once).
+    mpc : bool
+        :func:`search`: Multi-ProbCut in the midgame (selective; Buro), with the
+        regressions of ``mpc_table``. The exact solver is never selective.
+    mpc_t : float
+        Its confidence: a node is cut when the shallow search puts the deep value
+        ``mpc_t`` standard deviations beyond the window (0..10).
+    mpc_table : MpcTable or None
+        The cut pairs and regressions (None: the shipped ones,
+        :func:`gameopt.reversi.probcut.shipped_mpc`).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -118,6 +128,8 @@ class SearchParams:
     end_heuristic1: bool = True
     aspiration: bool = True
     mpc: bool = False
+    mpc_t: float = 1.5
+    mpc_table: MpcTable | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -135,6 +147,8 @@ class SearchParams:
             raise InvalidInputError(f"end_eval_weight {self.end_eval_weight}: expected 0..65536")
         if not 4 <= self.tt_bits <= 30:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
+        if not 0 <= self.mpc_t <= 10:
+            raise InvalidInputError(f"mpc_t {self.mpc_t}: expected 0..10")
 
     def array(self, node_limit: int = 0) -> np.ndarray:
         par = np.zeros(pp.N_PAR, dtype=np.int64)
@@ -151,6 +165,11 @@ class SearchParams:
                               else 16 if self.eval_kind == EvalKind.PATTERN else 64)
         par[pp.ETC] = self.etc
         par[pp.END_HEURISTIC1] = int(self.end_heuristic1)
+        table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
+        if self.mpc and table is not None:
+            par[pp.MPC] = 1
+            par[pp.MPC_T] = round(100 * self.mpc_t)
+            par[pp.MPC_BASE:] = table.kernel_block()
         return par
 
     def weight_array(self) -> np.ndarray:
@@ -235,8 +254,9 @@ def _load_kernels(w: np.ndarray) -> None:
     par = SearchParams(eval_kind=EvalKind.HEURISTIC).array()
     flag = np.zeros(1, dtype=np.uint8)
     b = Board.start()
-    _midgame.search(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
-                    st, flag, par, w, keys, data)
+    for kernel in (_midgame.search, _midgame.search_mpc):
+        kernel(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
+               st, flag, par, w, keys, data)
     full = np.uint64((1 << 64) - 1)  # no empty square: compiled whole, solved at once
     _endgame.search(full, np.uint64(0), -64, 64, st, flag, par, w, keys, data)
     _loaded.add(kind)
@@ -256,6 +276,7 @@ class _Run:
         self.keys, self.data = _tt.new_table(params.tt_bits)
         self.rule = limit.start()
         self.flag = self.rule.flag.array
+        self.mid_kernel = _midgame.search_mpc if self.par[pp.MPC] else _midgame.search
 
     @property
     def stopped(self) -> bool:
@@ -275,7 +296,7 @@ class _Run:
                             self.rule.clock, bound)
 
     def mid_value(self, P: int, O: int, depth: int, alpha: int, beta: int) -> int:
-        return int(_midgame.search(np.uint64(P), np.uint64(O), depth, alpha, beta, self.st,
+        return int(self.mid_kernel(np.uint64(P), np.uint64(O), depth, alpha, beta, self.st,
                                    self.flag, self.par, self.w, self.keys, self.data))
 
     def end_value(self, P: int, O: int, alpha: int, beta: int) -> int:

@@ -83,8 +83,8 @@ class TimeControl:
         seconds left on the game clock (ignored for a time per move). O(1)."""
         if self.move is not None:
             return self.move, self.move
-        left = self.clock if remaining is None else remaining
-        left = max(0.0, left)
+        assert self.clock is not None  # one of move and clock is set
+        left = max(0.0, self.clock if remaining is None else remaining)
         moves_left = max(1, (empties + 1) // 2)  # this side's moves still to play
         soft = left / (moves_left + 3) + 0.8 * self.increment
         hard = min(HARD_FACTOR * soft, HARD_SHARE * left + 0.8 * self.increment)
