@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gameopt.core import CLOCKS, Clock, Limit, check_seconds
+from gameopt.core import CLOCKS, Clock, Limit, StopFlag, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.search import SearchParams, SearchResult, search, solve
@@ -101,7 +101,8 @@ class TimeControl:
 
 
 def timed_move(board: Board, control: TimeControl, remaining: float | None = None, *,
-               end_empties: int = 14, params: SearchParams | None = None) -> SearchResult:
+               end_empties: int = 14, params: SearchParams | None = None,
+               stop: StopFlag | None = None) -> SearchResult:
     """The engine's move on ``board`` within ``control`` (``remaining``: seconds left on the
     game clock).
 
@@ -109,7 +110,8 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     budgets of :meth:`TimeControl.allot` (a search that reaches the number of empties ends
     with the exact solver). From ``end_empties`` down: the exact solve, given most of the
     hard budget; if it is stopped, a midgame search with the rest. The result's ``seconds``
-    is the time used on ``control.kind`` (what the caller takes off the clock).
+    is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
+    (another thread's switch) ends the thinking at once: the result is then ``stopped``.
 
     Raises
     ------
@@ -121,12 +123,13 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     soft, hard = control.allot(board.empties, remaining)
     kind = control.kind
     if board.empties > end_empties:
-        return search(board, Limit(time=hard, clock=kind), params, soft_time=soft)
-    r = solve(board, Limit(time=0.75 * hard, clock=kind), params)
-    if not r.stopped:
+        return search(board, Limit(time=hard, clock=kind, stop=stop), params,
+                      soft_time=soft)
+    r = solve(board, Limit(time=0.75 * hard, clock=kind, stop=stop), params)
+    if not r.stopped or (stop is not None and stop.is_set()):
         return r
     rest = max(MIN_SECONDS, hard - r.seconds)
-    m = search(board, Limit(time=rest, clock=kind, depth=max(1, board.empties - 1)),
-               params, soft_time=0.5 * rest)
+    m = search(board, Limit(time=rest, clock=kind, depth=max(1, board.empties - 1),
+                            stop=stop), params, soft_time=0.5 * rest)
     return SearchResult(m.move, m.score, m.exact, m.depth, m.pv, r.nodes + m.nodes,
                         r.seconds + m.seconds, True, m.clock, m.bound)
