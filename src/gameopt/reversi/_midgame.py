@@ -113,6 +113,18 @@ def _prelude(k: int, fu: np.ndarray, fv: np.ndarray, st: np.ndarray, stop: np.nd
 
 
 @njit(cache=True, inline="always")
+def _probe(k: int, fu: np.ndarray, fv: np.ndarray, par: np.ndarray, keys: np.ndarray,
+           data: np.ndarray) -> tuple[bool, int, int, int, int]:
+    """The table's word on frame k above ``par[SORT_HEIGHT]`` (see
+    :func:`gameopt.reversi._stack.probe_bounds`): (cut, value, alpha, beta, hash move)."""
+    d = fv[k, sk.DEPTH]
+    if d > par[SORT_HEIGHT] and par[USE_TT] != 0:
+        return sk.probe_bounds(keys, data, fu[k, sk.P], fu[k, sk.O], d, fv[k, sk.ALPHA],
+                               fv[k, sk.BETA])
+    return False, 0, fv[k, sk.ALPHA], fv[k, sk.BETA], -1
+
+
+@njit(cache=True, inline="always")
 def _open(k: int, moves: np.uint64, hash_move: int, alpha: int, beta: int, fu: np.ndarray,
           fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, wkey: np.ndarray,
           par: np.ndarray, w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> None:
@@ -138,15 +150,9 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
     code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
     if code >= 0:
         return code, v
-    d = fv[k, sk.DEPTH]
-    alpha = fv[k, sk.ALPHA]
-    beta = fv[k, sk.BETA]
-    hash_move = -1
-    if d > par[SORT_HEIGHT] and par[USE_TT] != 0:
-        cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, fu[k, sk.P], fu[k, sk.O],
-                                                         d, alpha, beta)
-        if cut:
-            return sk.DONE, v
+    cut, v, alpha, beta, hash_move = _probe(k, fu, fv, par, keys, data)
+    if cut:
+        return sk.DONE, v
     _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
     return sk.PUSHED, 0
 
@@ -203,15 +209,10 @@ def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.
     code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
     if code >= 0:
         return code, v
+    cut, v, alpha, beta, hash_move = _probe(k, fu, fv, par, keys, data)
+    if cut:
+        return sk.DONE, v
     d = fv[k, sk.DEPTH]
-    alpha = fv[k, sk.ALPHA]
-    beta = fv[k, sk.BETA]
-    hash_move = -1
-    if d > par[SORT_HEIGHT] and par[USE_TT] != 0:
-        cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, fu[k, sk.P], fu[k, sk.O],
-                                                         d, alpha, beta)
-        if cut:
-            return sk.DONE, v
     if par[MPC] != 0 and d >= 3:
         cut, v = _probcut(fu[k, sk.P], fu[k, sk.O], d, alpha, beta, st, stop, par, w, keys,
                           data)
