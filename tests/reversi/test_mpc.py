@@ -141,3 +141,16 @@ def test_shipped_table_is_valid() -> None:
         pytest.skip("no shipped MPC table in this checkout")
     rows = t.rows()
     assert rows and all(d >= 3 and 0 < ds < d for _, d, ds, _, _, _ in rows)
+
+
+def test_solve_with_mpc_on_keeps_the_ffo_answers(reversi_data) -> None:  # type: ignore[no-untyped-def]
+    """Multi-ProbCut only orders the root of an exact solve: FFO scores and moves stay."""
+    from gameopt.reversi.files import read_obf
+
+    entries = [e for e in read_obf(reversi_data / "fforum-1-19.obf")
+               if e.best_score is not None and e.board.empties <= 18][:8]
+    assert entries
+    params = SearchParams(mpc=True)
+    for e in entries:
+        r = solve(e.board, params=params)
+        assert r.score == e.best_score and r.move in e.best_moves, e.line
