@@ -29,7 +29,7 @@ player specs (comma-separated, any order):
   time=S | clock=S,inc=S, cpu|wall, mpc=0|1
                             this engine thinks S seconds per move, or on a game clock of
                             S seconds (plus inc per move), on CPU time unless wall;
-                            mpc=0: no Multi-ProbCut
+                            mpc=1: Multi-ProbCut in the midgame (default off)
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the

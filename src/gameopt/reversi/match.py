@@ -192,7 +192,7 @@ class Player:
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
         heuristic. ``time=S`` thinks S seconds per move, ``clock=S`` (with ``inc=S``) plays
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
-        unused. ``mpc=0`` turns Multi-ProbCut off (``mpc=1``, on, is the default).
+        unused. ``mpc=1`` turns Multi-ProbCut on (``mpc=0``, off, is the default).
         """
         kw = {"depth": 4, "end": 12}
         times: dict[str, float] = {}
