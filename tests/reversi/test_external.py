@@ -114,7 +114,8 @@ def test_player_specs() -> None:
         (f"nboard={sys.executable},depth=99", "depth 99 outside 1..60"),
         ("nboard=/nonexistent/engine --flag", "engine command '/nonexistent/engine' not found"),
         ("nboard=", "nboard=COMMAND"),
-        ("depth=2,speed=3", "is not depth=N, end=N, eval=FILE or nboard=COMMAND"),
+        ("depth=2,speed=3", r"is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, "
+                            r"cpu, wall, mpc=0\|1 or nboard=COMMAND"),
     ]:
         with pytest.raises(InvalidInputError, match=message):
             parse_player(spec, "B")

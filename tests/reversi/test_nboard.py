@@ -211,6 +211,13 @@ def test_learn_without_a_book_says_so() -> None:
     ("move PA", "status error: move: PA is not legal here"),
     ("nboard two", "status error: nboard: protocol version 'two' is not a whole number "
                    "(1..99)"),
+    ("set time", "status error: set time: no seconds given (seconds)"),
+    ("set time soon", "status error: set time: seconds 'soon' is not a number of seconds >= 0"),
+    ("set time 10 -1", "status error: set time: increment '-1' is not a number of seconds "
+                       ">= 0"),
+    ("set movetime 0", "status error: set movetime: seconds must be > 0"),
+    ("set movetime inf", "status error: set movetime: seconds 'inf' is not a number of "
+                         "seconds >= 0"),
 ])
 def test_bad_arguments_answer_one_readable_status_line(line: str, status: str) -> None:
     out: list[str] = []
@@ -219,6 +226,30 @@ def test_bad_arguments_answer_one_readable_status_line(line: str, status: str) -
     e.wait_search()
     assert out == [status]
     assert (e.depth, e.board, e.moves, e.contempt) == (8, Board.start(), [], 0.0)
+    assert e.control is None and e.remaining is None
+
+
+def test_go_by_game_clock_and_by_time_per_move() -> None:
+    """``set time`` makes go think on a clock that each answer's time is taken off;
+    ``set movetime`` a fixed time; ``set depth`` returns to depth."""
+    from gameopt.reversi.timing import TimeControl
+
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    for line in ("nboard 2", "set game " + GGF, "set time 20 0.5", "go"):
+        e.handle(line)
+    e.wait_search()
+    assert e.control == TimeControl(clock=20.0, increment=0.5, kind="wall")
+    answer = [x for x in out if x.startswith("===")][-1]
+    move, _, secs = answer.split()[1].split("/")
+    assert Move.from_str(move) in AFTER.legal_moves()
+    assert e.remaining is not None and e.remaining < 20.5
+    e.handle("set movetime 0.05")
+    e.handle("go")
+    e.wait_search()
+    assert e.control == TimeControl(move=0.05, kind="wall") and e.remaining is None
+    e.handle("set depth 3")
+    assert e.control is None
 
 
 class Session:

@@ -8,6 +8,7 @@ import sys
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player
 from gameopt.reversi.play import PlaySession, play
+from gameopt.reversi.timing import TimeControl
 
 
 def test_scripted_game_to_the_end() -> None:
@@ -47,3 +48,28 @@ def test_engine_against_itself_and_cli_end_of_input() -> None:
                         "--level", "1"], input="f5\nd3\n", capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0 and "end of input" in r.stdout and r.stderr == ""
+
+
+def test_play_and_match_by_time_from_the_command_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``play --clock`` keeps the engine's clock (the note says what is left); ``match
+    --time`` makes depth players think by time (named in the summary); bad time flags are
+    one line and exit 2."""
+    session = PlaySession(Player("engine", end_empties=6,
+                                 control=TimeControl(clock=2.0, increment=0.1)), "")
+    notes: list[str] = []
+    play(session, lambda prompt: None, notes.append)
+    assert session.board.is_game_over() and session.clocks is not None
+    assert any("s left" in n for n in notes)
+    ops = tmp_path / "ops.txt"
+    ops.write_text("f5d6c3d3c4f4c5b3\n")
+    cli = [sys.executable, "-m", "gameopt.cli.main", "reversi"]
+    r = subprocess.run(cli + ["match", "--openings", str(ops), "--a", "end=6",
+                              "--b", "depth=1,end=6", "--time", "0.02", "--workers", "1",
+                              "-q"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "0.02 s/move cpu" in r.stdout and "2 games" in r.stdout
+    for bad, msg in [(["--inc", "1"], "--inc needs --clock"),
+                     (["--time", "-1"], "time per move -1.0")]:
+        r = subprocess.run(cli + ["play", *bad], input="", capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr

@@ -13,10 +13,11 @@ from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 
 if TYPE_CHECKING:
-    from gameopt.core import Limit
+    from gameopt.core import Clock, Limit
     from gameopt.reversi.bench import BenchRow
     from gameopt.reversi.board import Board
     from gameopt.reversi.search import SearchResult
+    from gameopt.reversi.timing import TimeControl
 
 __all__ = ["register"]
 
@@ -25,6 +26,10 @@ player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
                             (default 12), pattern weights FILE (default: the shipped
                             trained weights; eval=heuristic: the hand-set heuristic)
+  time=S | clock=S,inc=S, cpu|wall, mpc=0|1
+                            this engine thinks S seconds per move, or on a game clock of
+                            S seconds (plus inc per move), on CPU time unless wall;
+                            mpc=1: Multi-ProbCut in the midgame (default off)
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the
@@ -79,6 +84,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--workers", type=int, default=None)
     s.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress line")
+    _time_flags(s, "this engine's players without a time setting of their own think by "
+                   "time instead of depth (CPU seconds unless --wall; external engines "
+                   "keep theirs)")
     s.set_defaults(func=cmd_match)
 
     s = ss.add_parser("play", help="play against the engine in the terminal")
@@ -91,6 +99,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--variety", type=float, default=0.0, metavar="DISCS",
                    help="play any book move within this many discs of the best")
     s.add_argument("--seed", type=int, default=None)
+    _time_flags(s, "the engine thinks by time instead of --level (wall seconds unless "
+                   "--cpu)")
     s.set_defaults(func=cmd_play)
 
     s = ss.add_parser("book", help="opening book: build one with the engine, or show it")
@@ -142,6 +152,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
+    f = ts.add_parser("mpc", help="Multi-ProbCut regressions fitted on this engine's own "
+                      "searches (shallow against deep values of self-play positions)")
+    f.add_argument("--games", type=int, default=150, help="self-play games")
+    f.add_argument("--per-game", type=int, default=4, help="positions searched per game")
+    f.add_argument("--max-depth", type=int, default=10, help="deepest search (3..16)")
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--workers", type=int, default=None)
+    f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    f.add_argument("-q", "--quiet", action="store_true")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_mpc)
 
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.add_argument("--book", default=None, metavar="FILE",
@@ -159,6 +180,30 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="folder of fforum-*.obf (default ../shared/data/reversi)")
     s.add_argument("--alphabeta", action="store_true", help="plain alpha-beta instead of PVS")
     s.set_defaults(func=cmd_bench)
+
+
+def _time_flags(s: argparse.ArgumentParser, what: str) -> None:
+    g = s.add_argument_group("time control", what)
+    g.add_argument("--time", type=float, default=None, metavar="S", help="seconds per move")
+    g.add_argument("--clock", type=float, default=None, metavar="S",
+                   help="seconds per game for each side (a game clock)")
+    g.add_argument("--inc", type=float, default=0.0, metavar="S",
+                   help="seconds added to the clock per move")
+    k = g.add_mutually_exclusive_group()
+    k.add_argument("--cpu", dest="time_kind", action="store_const", const="cpu")
+    k.add_argument("--wall", dest="time_kind", action="store_const", const="wall")
+
+
+def _control(args: argparse.Namespace, default_kind: Clock) -> TimeControl | None:
+    """The time control of --time/--clock/--inc, or None without them."""
+    from gameopt.reversi.timing import TimeControl
+
+    if args.time is None and args.clock is None:
+        if args.inc:
+            raise InvalidInputError("--inc needs --clock")
+        return None
+    kind: Clock = args.time_kind or default_kind
+    return TimeControl(move=args.time, clock=args.clock, increment=args.inc, kind=kind)
 
 
 def _limit_flags(s: argparse.ArgumentParser) -> None:
@@ -310,11 +355,25 @@ def cmd_openings(args: argparse.Namespace) -> int:
 
 
 def cmd_match(args: argparse.Namespace) -> int:
-    from gameopt.cli.common import progress_for
-    from gameopt.reversi.match import make_openings, parse_player, read_openings, run_match
+    from dataclasses import replace
 
-    a = parse_player(args.a, "A " + args.a)
-    b = parse_player(args.b, "B " + args.b)
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.match import (
+        Player,
+        make_openings,
+        parse_player,
+        read_openings,
+        run_match,
+    )
+
+    control = _control(args, "cpu")
+    players = []
+    for spec, label in ((args.a, "A"), (args.b, "B")):
+        p = parse_player(spec, f"{label} {spec}")
+        if control is not None and isinstance(p, Player) and p.control is None:
+            p = replace(p, name=f"{p.name} {control.describe()}", control=control)
+        players.append(p)
+    a, b = players
     ops = (read_openings(args.openings) if args.openings
            else make_openings(args.count, args.plies, seed=args.seed))
     res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
@@ -339,7 +398,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from gameopt.reversi.book import read_book
 
     book = read_book(args.book) if args.book else None
-    session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book),
+    session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book,
+                                 control=_control(args, "wall")),
                           "" if args.color == "none" else args.color, variety=args.variety,
                           seed=args.seed)
     play(session, read, print)
@@ -423,4 +483,33 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                                    "iters": args.iters, "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_mpc(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.probcut import write_mpc
+    from gameopt.reversi.train import fit_mpc, mpc_samples
+
+    t = time.perf_counter()
+    cpu = time.process_time()
+    empties, values = mpc_samples(args.games, max_depth=args.max_depth,
+                                  per_game=args.per_game, seed=args.seed,
+                                  scheduler=args.scheduler, workers=args.workers,
+                                  progress=progress_for(args.quiet))
+    table = fit_mpc(empties, values)
+    table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed})
+    write_mpc(args.output, table)
+    wall = time.perf_counter() - t
+    rows = []
+    for d in range(3, args.max_depth + 1):
+        sel = [r for r in table.rows() if r[1] == d]
+        if sel:
+            rows.append([d, sel[0][2], len(sel), f"{min(r[3] for r in sel):.2f}",
+                         f"{max(r[3] for r in sel):.2f}", f"{min(r[5] for r in sel):.0f}",
+                         f"{max(r[5] for r in sel):.0f}"])
+    print(format_table(["depth", "shallow", "rows", "a min", "a max", "sigma min",
+                        "sigma max"], rows))
+    print(f"wrote {args.output}: {len(empties)} positions searched to depth {args.max_depth} "
+          f"in {wall:.1f} s wall (this process {time.process_time() - cpu:.1f} s CPU)")
     return 0

@@ -10,7 +10,14 @@ then the moves whose child is in the table (searched by an earlier iteration: sp
 Values are centi-discs for the side to move (:func:`gameopt.reversi._eval.evaluate` at the
 horizon, 100 x the final disc difference at the end of the game). A pass does not use a ply
 of depth. Table entries cut only at the same depth, so the table never changes a value: the
-result equals plain negamax to the same depth.
+result of :func:`search` equals plain negamax to the same depth. :func:`search_mpc` adds
+Buro's Multi-ProbCut (a shallow null-window search predicts, by a fitted regression, that
+the deep one would fail high or low) and is selective.
+
+References
+----------
+M. Buro, "Experiments with Multi-ProbCut and a New High-Quality Evaluation Function for
+Othello", NECI technical report, 1997.
 
 The tree is walked by :func:`gameopt.reversi._stack.walk` (an explicit stack, shared with
 the exact solver); this module says how a node is entered.
@@ -22,15 +29,29 @@ import numpy as np
 from numba import njit
 
 from gameopt.reversi import _stack as sk
-from gameopt.reversi._bitboard import U0, U1, flips, get_moves, square_of
+from gameopt.reversi._bitboard import U0, U1, flips, get_moves, popcount, square_of
 from gameopt.reversi._endgame import final_score
 from gameopt.reversi._eval import evaluate
-from gameopt.reversi._params import EVAL_KIND, LEAVES, PVS, SORT_HEIGHT, USE_TT
+from gameopt.reversi._params import (
+    EVAL_KIND,
+    LEAVES,
+    MPC,
+    MPC_BASE,
+    MPC_FIELDS,
+    MPC_MAXD,
+    MPC_T,
+    PVS,
+    SORT_HEIGHT,
+    STOPPED,
+    USE_TT,
+)
 from gameopt.reversi._tt import LOWER, UPPER, probe
 
-__all__ = ["search", "INF"]
+__all__ = ["search", "search_mpc", "INF"]
 
 INF = 1 << 20
+#: Multi-ProbCut tests only bounds inside the range of final scores (centi-discs)
+MPC_RANGE = 6400
 
 
 @njit(cache=True)
@@ -70,43 +91,69 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
 
 
 @njit(cache=True, inline="always")
+def _prelude(k: int, fu: np.ndarray, fv: np.ndarray, st: np.ndarray, stop: np.ndarray,
+             par: np.ndarray, w: np.ndarray) -> tuple[int, int, np.uint64]:
+    """What every midgame node does first: count and poll, the end of the game, a pass,
+    the horizon. Returns (code, value, moves); code -1 when the node goes on."""
+    if sk.poll(st, stop, par):
+        return sk.STOP, 0, U0
+    P = fu[k, sk.P]
+    O = fu[k, sk.O]
+    moves = get_moves(P, O)
+    if moves == U0:
+        if fv[k, sk.PASSED] or get_moves(O, P) == U0:
+            st[LEAVES] += 1
+            return sk.DONE, 100 * final_score(P, O), U0
+        sk.push_pass(fu, fv, k)  # a pass uses no ply of depth
+        return sk.PUSHED, 0, U0
+    if fv[k, sk.DEPTH] == 0:
+        st[LEAVES] += 1
+        return sk.DONE, evaluate(P, O, par[EVAL_KIND], w), U0
+    return -1, 0, moves
+
+
+@njit(cache=True, inline="always")
+def _probe(k: int, fu: np.ndarray, fv: np.ndarray, par: np.ndarray, keys: np.ndarray,
+           data: np.ndarray) -> tuple[bool, int, int, int, int]:
+    """The table's word on frame k above ``par[SORT_HEIGHT]`` (see
+    :func:`gameopt.reversi._stack.probe_bounds`): (cut, value, alpha, beta, hash move)."""
+    d = fv[k, sk.DEPTH]
+    if d > par[SORT_HEIGHT] and par[USE_TT] != 0:
+        return sk.probe_bounds(keys, data, fu[k, sk.P], fu[k, sk.O], d, fv[k, sk.ALPHA],
+                               fv[k, sk.BETA])
+    return False, 0, fv[k, sk.ALPHA], fv[k, sk.BETA], -1
+
+
+@njit(cache=True, inline="always")
+def _open(k: int, moves: np.uint64, hash_move: int, alpha: int, beta: int, fu: np.ndarray,
+          fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, wkey: np.ndarray,
+          par: np.ndarray, w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> None:
+    """Open frame k on its moves: ordered above ``par[SORT_HEIGHT]``, else square order."""
+    if fv[k, sk.DEPTH] > par[SORT_HEIGHT]:
+        fv[k, sk.KIND] = sk.SORTED
+        fv[k, sk.COUNT] = _order(fu[k, sk.P], fu[k, sk.O], moves, hash_move, wsq[k], wfl[k],
+                                 wkey[k], par[EVAL_KIND], w, keys, data)
+        fv[k, sk.NEXT] = 0
+    else:
+        fv[k, sk.KIND] = sk.PLAIN
+        fu[k, sk.REST] = moves
+    sk.open_node(fu, fv, wsq, wfl, k, alpha, beta, INF, par[PVS] != 0)
+
+
+@njit(cache=True, inline="always")
 def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
            wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
            keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
     """Enter frame k (see :func:`gameopt.reversi._stack.walk`): the end of the game, the
     horizon (the evaluation), the table, then the moves ordered (above ``par[SORT_HEIGHT]``
     plies from the horizon) or in square order."""
-    if sk.poll(st, stop, par):
-        return sk.STOP, 0
-    P = fu[k, sk.P]
-    O = fu[k, sk.O]
-    d = fv[k, sk.DEPTH]
-    alpha = fv[k, sk.ALPHA]
-    beta = fv[k, sk.BETA]
-    moves = get_moves(P, O)
-    if moves == U0:
-        if fv[k, sk.PASSED] or get_moves(O, P) == U0:
-            st[LEAVES] += 1
-            return sk.DONE, 100 * final_score(P, O)
-        sk.push_pass(fu, fv, k)  # a pass uses no ply of depth
-        return sk.PUSHED, 0
-    if d == 0:
-        st[LEAVES] += 1
-        return sk.DONE, evaluate(P, O, par[EVAL_KIND], w)
-    if d > par[SORT_HEIGHT]:
-        hash_move = -1
-        if par[USE_TT] != 0:
-            cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, d, alpha, beta)
-            if cut:
-                return sk.DONE, v
-        fv[k, sk.KIND] = sk.SORTED
-        fv[k, sk.COUNT] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k],
-                                 par[EVAL_KIND], w, keys, data)
-        fv[k, sk.NEXT] = 0
-    else:
-        fv[k, sk.KIND] = sk.PLAIN
-        fu[k, sk.REST] = moves
-    sk.open_node(fu, fv, wsq, wfl, k, alpha, beta, INF, par[PVS] != 0)
+    code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
+    if code >= 0:
+        return code, v
+    cut, v, alpha, beta, hash_move = _probe(k, fu, fv, par, keys, data)
+    if cut:
+        return sk.DONE, v
+    _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
     return sk.PUSHED, 0
 
 
@@ -117,3 +164,70 @@ def search(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int, st: np
     """Fail-soft value of (P, O) searched ``depth`` plies within (alpha, beta); 0 with
     ``st[STOPPED]`` set if the search was stopped."""
     return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter, INF)
+
+
+@njit(cache=True, inline="always")
+def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.ndarray,
+             stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+             data: np.ndarray) -> tuple[bool, int]:
+    """Multi-ProbCut at a node of depth ``d`` (Buro): (cut, value).
+
+    The table row for the node's empties and ``d`` gives the shallow depth d' and the
+    regression v_d = a v_d' + b + e, e ~ N(0, sigma). The value at depth d is at least
+    beta with confidence t (``par[MPC_T]``) when v_d' >= (beta + t sigma - b) / a, at most
+    alpha when v_d' <= (alpha - t sigma - b) / a; each is checked by one null-window
+    search of depth d' (without Multi-ProbCut), and cuts with beta or alpha.
+    """
+    if d > MPC_MAXD:
+        return False, 0
+    e = 64 - popcount(P | O)
+    base = MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS
+    ds = par[base]
+    if ds <= 0:
+        return False, 0
+    a = par[base + 1]
+    b = par[base + 2]
+    sg = (par[base + 3] * par[MPC_T]) // 100
+    if beta < MPC_RANGE:
+        bound = -((-(beta - b + sg) * 1024) // a)  # ceil
+        if -MPC_RANGE < bound < MPC_RANGE:
+            if search(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
+                return True, beta
+    if alpha > -MPC_RANGE:
+        bound = ((alpha - b - sg) * 1024) // a  # floor
+        if -MPC_RANGE < bound < MPC_RANGE:
+            if search(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
+                return True, alpha
+    return False, 0
+
+
+@njit(cache=True, inline="always")
+def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+               wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+               w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    """:func:`_enter` with Multi-ProbCut after the table probe (:func:`_probcut`)."""
+    code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
+    if code >= 0:
+        return code, v
+    cut, v, alpha, beta, hash_move = _probe(k, fu, fv, par, keys, data)
+    if cut:
+        return sk.DONE, v
+    d = fv[k, sk.DEPTH]
+    if par[MPC] != 0 and d >= 3:
+        cut, v = _probcut(fu[k, sk.P], fu[k, sk.O], d, alpha, beta, st, stop, par, w, keys,
+                          data)
+        if st[STOPPED]:
+            return sk.STOP, 0
+        if cut:
+            return sk.DONE, v
+    _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
+    return sk.PUSHED, 0
+
+
+@njit(cache=True, nogil=True)
+def search_mpc(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int, st: np.ndarray,
+               stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+               data: np.ndarray) -> int:
+    """:func:`search` with Multi-ProbCut at every node of depth 3 and more whose table row
+    is set (``par[MPC]`` on): a selective search, no longer plain negamax to ``depth``."""
+    return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_mpc, INF)

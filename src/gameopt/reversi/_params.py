@@ -20,7 +20,16 @@ END_SEARCH3 = 8      # exact solver: order by a 3-ply search from this many empt
 END_EVAL_W = 9       # exact solver: weight of that search value against mobility in the order key
 ETC = 10             # exact solver: enhanced transposition cutoff from this many empties (0: off)
 END_HEURISTIC1 = 11  # exact solver: 1 = the 1-ply order search by the heuristic, any EVAL_KIND
-N_PAR = 12
+MPC = 12             # midgame: 1 = Multi-ProbCut (the table below)
+MPC_T = 13           # its confidence t, in hundredths (cut when t sigma from the bound)
+#: Multi-ProbCut table from MPC_BASE: for each empties e (0..60) and depth d (0..MPC_MAXD),
+#: MPC_FIELDS ints at MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS: the shallow depth
+#: (0: no cut), the slope a in 1/1024, the intercept b and the residual sigma (centi-discs)
+#: of the regression deep value = a * shallow value + b.
+MPC_BASE = 14
+MPC_MAXD = 16
+MPC_FIELDS = 4
+N_PAR = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS
 
 # st
 NODES = 0     # every position visited (each call of a search function)

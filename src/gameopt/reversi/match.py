@@ -52,13 +52,13 @@ import math
 import statistics
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from gameopt.core import Limit
+from gameopt.core import Clock, Limit
 from gameopt.core.files import atomic_write_text, read_text
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import ProgressCallback
@@ -68,6 +68,7 @@ from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book
 from gameopt.reversi.external import ExternalPlayer
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
+from gameopt.reversi.timing import TimeControl, timed_move
 
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
            "play_game", "run_match", "make_openings", "read_openings", "write_openings",
@@ -97,7 +98,13 @@ class Contestant(Protocol):
 @dataclass(frozen=True)
 class Player:
     """An engine setting: midgame depth, exact solving below ``end_empties``, parameters,
-    and an optional opening book (its best move is played while the position is in it)."""
+    and an optional opening book (its best move is played while the position is in it).
+
+    With a ``control`` (:class:`~gameopt.reversi.timing.TimeControl`: time per move or a
+    game clock) the engine thinks by time instead of to ``depth``
+    (:func:`~gameopt.reversi.timing.timed_move`); a game clock is kept per game by
+    :meth:`seat`.
+    """
 
     name: str
     depth: int = 4
@@ -105,12 +112,13 @@ class Player:
     params: SearchParams = field(default_factory=SearchParams)
     book: Book | None = field(default=None, compare=False, repr=False)
     eval_file: str | None = None
+    control: TimeControl | None = None
 
     def search_params(self) -> SearchParams:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
         if self.eval_file is None:
             return self.params
-        return pattern_params(self.eval_file)
+        return replace(pattern_params(self.eval_file), mpc=self.params.mpc)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -122,60 +130,116 @@ class Player:
         return self.think(board)[0]
 
     def seat(self) -> AbstractContextManager[MoveFn]:
-        """This engine at a game: the history is not needed, only the board."""
-        return nullcontext(lambda start, moves, board: self.choose(board))
+        """This engine at a game: the history is not needed, only the board. With a game
+        clock, the time each move took (on the control's clock) is taken off it."""
+        if self.control is None or self.control.clock is None:
+            return nullcontext(lambda start, moves, board: self.choose(board))
+        control, start_clock = self.control, self.control.clock
+        clock = {"left": start_clock}
+
+        def move(start: Board, moves: Sequence[Move], board: Board) -> Move:
+            m, _, used = self.decide(board, remaining=clock["left"])
+            clock["left"] += control.increment - used
+            return m
+        return nullcontext(move)
 
     def think(self, board: Board, variety: float = 0.0,
-              rng: np.random.Generator | None = None) -> tuple[Move, str]:
+              rng: np.random.Generator | None = None,
+              remaining: float | None = None) -> tuple[Move, str]:
         """The move and a note on why: forced, book value, exact score or evaluation.
 
-        With ``variety`` and ``rng``, any book move within ``variety`` discs of the best.
+        With ``variety`` and ``rng``, any book move within ``variety`` discs of the best;
+        ``remaining``: seconds left on the game clock (with a clock ``control``).
         """
+        m, note, _ = self.decide(board, variety, rng, remaining)
+        return m, note
+
+    def decide(self, board: Board, variety: float = 0.0,
+               rng: np.random.Generator | None = None,
+               remaining: float | None = None) -> tuple[Move, str, float]:
+        """:meth:`think`, with the seconds the search took (0 for a book or forced move)."""
         moves = board.legal_moves()
         if moves == [PASS]:
-            return PASS, "must pass"
+            return PASS, "must pass", 0.0
         if len(moves) == 1:
-            return moves[0], "only move"
+            return moves[0], "only move", 0.0
         if self.book is not None:
             m = self.book.choose(board, variety, rng)
             if m is not None and m in moves:
-                return m, f"book {self.book.lookup(board)[m]:+.2f}"
+                return m, f"book {self.book.lookup(board)[m]:+.2f}", 0.0
         params = self.search_params()
-        if board.empties <= self.end_empties:
+        if self.control is not None:
+            r = timed_move(board, self.control, remaining, end_empties=self.end_empties,
+                           params=params)
+            note = (f"exact {r.score:+.0f}" if r.exact
+                    else f"eval {r.score:+.2f} at depth {r.depth}")
+            note += f" in {r.seconds:.2f} s"
+        elif board.empties <= self.end_empties:
             r = solve(board, params=params)
             note = f"exact {r.score:+.0f}"
         else:
             r = search(board, Limit(depth=self.depth), params=params)
             note = f"eval {r.score:+.2f} at depth {r.depth}"
         assert r.move is not None
-        return r.move, note
+        return r.move, note, r.seconds
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE`` (any order, all optional) -> Player.
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1`` (any order,
+        all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
-        heuristic.
+        heuristic. ``time=S`` thinks S seconds per move, ``clock=S`` (with ``inc=S``) plays
+        on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
+        unused. ``mpc=1`` turns Multi-ProbCut on (``mpc=0``, off, is the default).
         """
         kw = {"depth": 4, "end": 12}
+        times: dict[str, float] = {}
+        kind: Clock = "cpu"
         eval_file = None
-        params = SearchParams()
+        kind_eval: EvalKind | None = None
+        mpc: bool | None = None
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "eval" and value:
                 eval_file = None if value == "heuristic" else value
-                params = SearchParams(eval_kind=EvalKind.HEURISTIC if value == "heuristic"
-                                      else EvalKind.PATTERN)
+                kind_eval = EvalKind.HEURISTIC if value == "heuristic" else EvalKind.PATTERN
+                continue
+            if key in ("cpu", "wall") and not value:
+                kind = "cpu" if key == "cpu" else "wall"
+                continue
+            if key == "mpc" and value in ("0", "1"):
+                mpc = value == "1"
+                continue
+            if key in ("time", "clock", "inc"):
+                try:
+                    times[key] = float(value)
+                except ValueError:
+                    raise InvalidInputError(f"player {name}: {part!r}: {key} takes seconds "
+                                            "(a number)") from None
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
-                                        "eval=FILE or nboard=COMMAND")
+                                        "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
+                                        "mpc=0|1 or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
+        params = SearchParams() if kind_eval is None else SearchParams(eval_kind=kind_eval)
+        if mpc is not None:
+            params = replace(params, mpc=mpc)
+        control = None
+        if times:
+            if "inc" in times and "clock" not in times:
+                raise InvalidInputError(f"player {name}: inc= needs clock=")
+            try:
+                control = TimeControl(move=times.get("time"), clock=times.get("clock"),
+                                      increment=times.get("inc", 0.0), kind=kind)
+            except InvalidInputError as e:
+                raise InvalidInputError(f"player {name}: {e}") from None
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
-                   eval_file=eval_file)
+                   eval_file=eval_file, control=control)
 
 
 def parse_player(spec: str, name: str) -> Player | ExternalPlayer:

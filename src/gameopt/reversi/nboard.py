@@ -10,7 +10,13 @@ Commands handled (anything else is ignored, as the protocol asks):
 
 ``nboard V``         start; answers ``set myname gameopt``.
 ``set depth D``      midgame depth (1..60); positions with at most
-                     ``max(D + 8, 14)`` empties (capped at 22) are solved exactly.
+                     ``max(D + 8, 14)`` empties (capped at 22) are solved exactly. Thinks
+                     to that depth again (after a ``set time``).
+``set time S [I]``   think by a game clock: S seconds left for the engine's moves (the GUI
+                     sends it again whenever it likes), I seconds added per move; after
+                     each ``go`` the time used is taken off (a gameopt extension).
+``set movetime S``   think S seconds per move (a gameopt extension). Both use the wall
+                     clock and :func:`~gameopt.reversi.timing.timed_move`.
 ``set game GGF``     the position is the end of this GGF game.
 ``set contempt C``   stored (draws are scored as 0 either way for now).
 ``move M[/E/T]``     play M (``PA`` passes) on the current position.
@@ -60,6 +66,7 @@ from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
 from gameopt.reversi.search import SearchResult, search, solve
+from gameopt.reversi.timing import TimeControl, timed_move
 
 __all__ = ["NBoardEngine", "run"]
 
@@ -73,6 +80,19 @@ PREEMPT = frozenset({"ping", "quit", "go", "hint"})
 def _preempts(line: str) -> bool:
     words = line.lower().split()
     return bool(words) and (words[0] in PREEMPT or words[:2] == ["set", "game"])
+
+
+def _seconds(cmd: str, args: list[str], i: int, what: str) -> float:
+    """``args[i]`` as seconds >= 0 (a finite number), else InvalidInputError naming it."""
+    if len(args) <= i:
+        raise InvalidInputError(f"{cmd}: no {what} given (seconds)")
+    try:
+        x = float(args[i])
+    except ValueError:
+        x = math.nan
+    if not math.isfinite(x) or x < 0:
+        raise InvalidInputError(f"{cmd}: {what} {args[i]!r} is not a number of seconds >= 0")
+    return x
 
 
 def _int_arg(cmd: str, args: list[str], i: int, what: str, lo: int, hi: int) -> int:
@@ -117,6 +137,8 @@ class NBoardEngine:
         self.moves: list[Move] = []
         self.board = Board.start()
         self.depth = 8
+        self.control: TimeControl | None = None  # thinking by time (set time / movetime)
+        self.remaining: float | None = None  # seconds left on the game clock
         self.contempt = 0.0
         self.version = 0
         self._stop = StopFlag()
@@ -187,7 +209,19 @@ class NBoardEngine:
         if what == "depth":
             d = _int_arg("set depth", args, 1, "depth", 1, 60)
             self.depth = d
+            self.control = None
             self.say(f"set myname {NAME}{d}")
+        elif what in ("time", "movetime"):
+            secs = _seconds(f"set {what}", args, 1, "seconds")
+            if what == "movetime":
+                if secs <= 0:
+                    raise InvalidInputError("set movetime: seconds must be > 0")
+                self.control, self.remaining = TimeControl(move=secs, kind="wall"), None
+            else:
+                inc = _seconds("set time", args, 2, "increment") if len(args) > 2 else 0.0
+                self.control = TimeControl(clock=max(secs, 1e-3), increment=inc,
+                                           kind="wall")
+                self.remaining = secs
         elif what == "game":
             text = line.split(None, 2)[2] if len(line.split(None, 2)) > 2 else ""
             if not text.strip():
@@ -242,6 +276,9 @@ class NBoardEngine:
         return min(22, max(self.depth + 8, 14))
 
     def _analyse(self, board: Board, depth: int) -> SearchResult:
+        if self.control is not None:
+            return timed_move(board, self.control, self.remaining,
+                              end_empties=self.end_depth(), stop=self._stop)
         if board.empties <= self.end_depth():
             return solve(board, Limit(stop=self._stop))
         return search(board, Limit(depth=max(1, depth), stop=self._stop))
@@ -305,6 +342,8 @@ class NBoardEngine:
                                            "status")
                 return
         r = self._analyse(board, self.depth)
+        if self.remaining is not None and self.control is not None:
+            self.remaining += self.control.increment - r.seconds
         self._say_unless_cancelled(f"nodestats {r.nodes} {r.seconds:.2f}",
                                    f"=== {_name(r.move)}/{r.score + 0.0:.2f}/{r.seconds:.1f}",
                                    "status")

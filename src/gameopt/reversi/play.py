@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gameopt.errors import InvalidInputError
-from gameopt.reversi.board import BLACK, PASS, Board, Move
+from gameopt.reversi.board import BLACK, PASS, WHITE, Board, Move
 from gameopt.reversi.match import Player
 
 __all__ = ["PlaySession", "play"]
@@ -49,6 +49,11 @@ class PlaySession:
         self.history = self.history or [Board.start()]
         self.moves = self.moves or []
         self.rng = np.random.default_rng(self.seed)
+        control = self.engine.control
+        start = control.clock if control is not None else None
+        #: seconds left on the engine's game clock per colour (with a clock control)
+        self.clocks: dict[str, float] | None = (None if start is None
+                                                else {BLACK: start, WHITE: start})
 
     @property
     def board(self) -> Board:
@@ -72,8 +77,15 @@ class PlaySession:
         return False
 
     def engine_move(self) -> tuple[Move, str]:
-        """The engine's move and a note (its evaluation) for the current position."""
-        return self.engine.think(self.board, self.variety, self.rng)
+        """The engine's move and a note (its evaluation) for the current position; on a game
+        clock, the time used is taken off the mover's clock (the increment added)."""
+        side = self.board.side
+        if self.clocks is None or self.engine.control is None:
+            return self.engine.think(self.board, self.variety, self.rng)
+        m, note, used = self.engine.decide(self.board, self.variety, self.rng,
+                                           self.clocks[side])
+        self.clocks[side] += self.engine.control.increment - used
+        return m, f"{note}; {max(0.0, self.clocks[side]):.1f} s left"
 
 
 def play(session: PlaySession, read: Callable[[str], str | None],

@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from gameopt.gametree import negamax
 
-__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact", "ReferenceState"]
+__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact", "ReferenceState",
+           "alphabeta_mpc"]
 
 DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
 
@@ -74,6 +75,54 @@ def negamax_exact(P: int, O: int) -> int:
     the generic reference search over these plain rules.
     """
     return negamax(ReferenceState(P, O), None)
+
+
+def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
+                  evaluate: Callable[[int, int], int],
+                  rows: dict[tuple[int, int], tuple[int, int, int, int]] | None = None,
+                  t100: int = 150, passed: bool = False) -> int:
+    """Fail-soft alpha-beta in square order (centi-discs; a pass uses no ply), with Buro's
+    Multi-ProbCut as the numba search does it when it neither orders, hashes nor uses PVS.
+
+    ``rows[(empties, d)] = (d', a, b, sigma)`` in the kernel's integers (slope ``a`` in
+    1/1024); ``t100`` the confidence in hundredths. At a node of depth d >= 3 with moves
+    and a row: if a plain null-window search of depth d' at ``ceil((beta - b + s)·1024/a)``
+    fails high, the value is beta; if one at ``floor((alpha - b - s)·1024/a)`` fails low, it
+    is alpha (``s = sigma·t100 // 100``; bounds only inside ±6400). Without ``rows``, plain
+    fail-soft alpha-beta.
+    """
+    moves = legal_moves(P, O)
+    if not moves:
+        if passed or not legal_moves(O, P):
+            return 100 * final_score(P, O)
+        return -alphabeta_mpc(O, P, depth, -beta, -alpha, evaluate, rows, t100, True)
+    if depth == 0:
+        return evaluate(P, O)
+    row = rows.get((64 - bin(P | O).count("1"), depth)) if rows and depth >= 3 else None
+    if row is not None and row[0] > 0:
+        ds, a, b, sigma = row
+        s = sigma * t100 // 100
+        if beta < 6400:
+            bound = -((-(beta - b + s) * 1024) // a)
+            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound - 1, bound,
+                                                      evaluate) >= bound:
+                return beta
+        if alpha > -6400:
+            bound = ((alpha - b - s) * 1024) // a
+            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound, bound + 1,
+                                                      evaluate) <= bound:
+                return alpha
+    best, a_ = -(1 << 20), alpha
+    for sq in moves:
+        f = flipped(P, O, sq)
+        v = -alphabeta_mpc(O ^ f, P | f | (1 << sq), depth - 1, -beta, -a_, evaluate, rows,
+                           t100)
+        if v > best:
+            best = v
+            if v >= beta:
+                return v
+            a_ = max(a_, v)
+    return best
 
 
 class ReferenceState:

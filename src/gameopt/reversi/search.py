@@ -24,13 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from gameopt.core import Limit, Progress, ProgressCallback
+from gameopt.core import Limit, Progress, ProgressCallback, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import _endgame, _eval, _midgame, _tt
 from gameopt.reversi import _params as pp
 from gameopt.reversi._bitboard import flips
 from gameopt.reversi._eval import HEURISTIC_WEIGHTS
 from gameopt.reversi.board import PASS, Board, Move
+from gameopt.reversi.probcut import MpcTable, shipped_mpc
 from gameopt.reversi.weights import shipped_kernel_weights
 
 __all__ = ["EvalKind", "SearchParams", "SearchResult", "search", "solve", "evaluate"]
@@ -96,6 +97,15 @@ class SearchParams:
     aspiration : bool
         :func:`solve`: first a narrow window around the score the root-ordering search
         predicts, widened on failure (else the full window at once).
+    mpc : bool
+        :func:`search`: Multi-ProbCut in the midgame (selective; Buro), with the
+        regressions of ``mpc_table``. The exact solver is never selective.
+    mpc_t : float
+        Its confidence: a node is cut when the shallow search puts the deep value
+        ``mpc_t`` standard deviations beyond the window (0..10).
+    mpc_table : MpcTable or None
+        The cut pairs and regressions (None: the shipped ones,
+        :func:`gameopt.reversi.probcut.shipped_mpc`).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -117,6 +127,9 @@ class SearchParams:
     etc: int = 10
     end_heuristic1: bool = True
     aspiration: bool = True
+    mpc: bool = False
+    mpc_t: float = 1.5
+    mpc_table: MpcTable | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -134,6 +147,8 @@ class SearchParams:
             raise InvalidInputError(f"end_eval_weight {self.end_eval_weight}: expected 0..65536")
         if not 4 <= self.tt_bits <= 30:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
+        if not 0 <= self.mpc_t <= 10:
+            raise InvalidInputError(f"mpc_t {self.mpc_t}: expected 0..10")
 
     def array(self, node_limit: int = 0) -> np.ndarray:
         par = np.zeros(pp.N_PAR, dtype=np.int64)
@@ -150,6 +165,11 @@ class SearchParams:
                               else 16 if self.eval_kind == EvalKind.PATTERN else 64)
         par[pp.ETC] = self.etc
         par[pp.END_HEURISTIC1] = int(self.end_heuristic1)
+        table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
+        if self.mpc and table is not None:
+            par[pp.MPC] = 1
+            par[pp.MPC_T] = round(100 * self.mpc_t)
+            par[pp.MPC_BASE:] = table.kernel_block()
         return par
 
     def weight_array(self) -> np.ndarray:
@@ -234,8 +254,9 @@ def _load_kernels(w: np.ndarray) -> None:
     par = SearchParams(eval_kind=EvalKind.HEURISTIC).array()
     flag = np.zeros(1, dtype=np.uint8)
     b = Board.start()
-    _midgame.search(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
-                    st, flag, par, w, keys, data)
+    for kernel in (_midgame.search, _midgame.search_mpc):
+        kernel(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
+               st, flag, par, w, keys, data)
     full = np.uint64((1 << 64) - 1)  # no empty square: compiled whole, solved at once
     _endgame.search(full, np.uint64(0), -64, 64, st, flag, par, w, keys, data)
     _loaded.add(kind)
@@ -255,6 +276,7 @@ class _Run:
         self.keys, self.data = _tt.new_table(params.tt_bits)
         self.rule = limit.start()
         self.flag = self.rule.flag.array
+        self.mid_kernel = _midgame.search_mpc if self.par[pp.MPC] else _midgame.search
 
     @property
     def stopped(self) -> bool:
@@ -274,7 +296,7 @@ class _Run:
                             self.rule.clock, bound)
 
     def mid_value(self, P: int, O: int, depth: int, alpha: int, beta: int) -> int:
-        return int(_midgame.search(np.uint64(P), np.uint64(O), depth, alpha, beta, self.st,
+        return int(self.mid_kernel(np.uint64(P), np.uint64(O), depth, alpha, beta, self.st,
                                    self.flag, self.par, self.w, self.keys, self.data))
 
     def end_value(self, P: int, O: int, alpha: int, beta: int) -> int:
@@ -355,7 +377,8 @@ def _passed(sub: SearchResult) -> SearchResult:
 
 
 def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
-           progress: ProgressCallback | None = None) -> SearchResult:
+           progress: ProgressCallback | None = None, *,
+           soft_time: float | None = None) -> SearchResult:
     """Iterative-deepening PVS to ``limit.depth`` plies, within the limit's time and nodes.
 
     When the depth reaches the number of empty squares the search finishes with the exact
@@ -375,30 +398,37 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
     progress : ProgressCallback or None
         Called after each completed iteration with ``Progress("search", depth, max depth,
         score, {"move", "nodes"})``.
+    soft_time : float or None
+        Seconds on the limit's clock after which no new iteration starts (the time
+        manager's target; ``limit.time`` stays the hard bound that stops an iteration).
 
     Raises
     ------
     InvalidInputError
-        A depth below 1 (the other limits are checked by :class:`~gameopt.core.Limit`).
+        A depth below 1, a bad ``soft_time`` (the limits are checked by
+        :class:`~gameopt.core.Limit`).
     """
     limit = limit or Limit()
     params = params or SearchParams()
     depth = limit.depth
     if depth is not None and depth < 1:
         raise InvalidInputError(f"depth {depth}: expected >= 1")
+    soft_time = check_seconds(soft_time, "soft time")
     if depth is None and limit.time is None and limit.nodes is None:
         depth = 10
     moves = board.legal_moves()
     if not moves or moves == [PASS]:
         if not moves:
             return _game_over(board, limit)
-        return _passed(search(board.play(PASS), limit, params, progress))
+        return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time))
     run = _Run(params, limit, progress)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
         max_depth = depth if depth is not None else 60
         for d in range(1, max_depth + 1):
+            if soft_time is not None and best is not None and run.elapsed() >= soft_time:
+                break  # the time manager's target is spent: no new iteration
             if d >= board.empties:
                 res = _solve_with(run, board, order)
                 if not res.stopped or best is None:

@@ -66,11 +66,14 @@ from gameopt.reversi.patterns import (
     N_STAGES,
     PatternSet,
 )
+from gameopt.reversi.probcut import MAX_DEPTH as MPC_MAX_DEPTH
+from gameopt.reversi.probcut import MpcTable, shallow_depth
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import load_npz, read_weights, write_weights
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
-           "FitReport", "write_weights", "read_weights", "features"]
+           "FitReport", "write_weights", "read_weights", "features", "mpc_samples",
+           "fit_mpc"]
 
 DATA_FORMAT = "gameopt-train-1"
 _SMALL_TT = SearchParams(tt_bits=14)  # self-play searches are shallow: a small table
@@ -401,3 +404,105 @@ def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: 
         w[s] = _fit_stage(F, T, y, fit_rows, ps.stage_size, damp, iters)
     meta = {**data.meta, "format": DATA_FORMAT, "labels": "backed-up", "backup_depth": depth}
     return TrainData(data.player, data.opponent, y.astype(np.float32), data.game, meta)
+
+
+# -- Multi-ProbCut regressions -------------------------------------------------------------
+
+def _mpc_game(job: tuple[int, int, int, int]) -> list[tuple[int, list[int]]]:
+    """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
+    ``per_game`` of its positions with more than ``max_depth + 1`` empties (at most 52)
+    are searched by iterative deepening to ``max_depth`` without selectivity: (empties,
+    [value at depth 1, 2, ...] in centi-discs)."""
+    seed, max_depth, per_game, tt_bits = job
+    rng = np.random.default_rng(seed)
+    play = SearchParams(tt_bits=14)
+    board = Board.start()
+    seq: list[Board] = []
+    ply = 0
+    while not board.is_game_over():
+        moves = board.legal_moves()
+        if moves != [PASS] and max_depth + 1 < board.empties <= 52:
+            seq.append(board)
+        if moves == [PASS]:
+            board = board.play(PASS)
+            continue
+        if ply < 8 or rng.random() < 0.1:
+            move = moves[int(rng.integers(len(moves)))]
+        else:
+            r = search(board, Limit(depth=2), params=play)
+            assert r.move is not None
+            move = r.move
+        board = board.play(move)
+        ply += 1
+    out = []
+    deep = SearchParams(tt_bits=tt_bits, mpc=False)
+    for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
+        values: dict[int, int] = {}
+
+        def note(p: Progress, values: dict[int, int] = values) -> None:
+            if p.best is not None:
+                values[p.done] = round(100 * p.best)
+
+        search(seq[int(i)], Limit(depth=max_depth), params=deep, progress=note)
+        if len(values) == max_depth:
+            out.append((seq[int(i)].empties, [values[d] for d in range(1, max_depth + 1)]))
+    return out
+
+
+def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int = 0,
+                scheduler: str | None = None, workers: int | None = None,
+                progress: ProgressCallback | None = None
+                ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Positions of ``games`` self-play games searched to every depth 1..``max_depth``:
+    (empties: N, values: N × max_depth centi-discs). Games are parallel jobs.
+
+    Raises
+    ------
+    InvalidInputError
+        Counts out of range (``max_depth`` 3..16).
+    """
+    if games < 1 or per_game < 1 or not 3 <= max_depth <= 16:
+        raise InvalidInputError(f"mpc samples: games={games}, per_game={per_game}, "
+                                f"max_depth={max_depth}: out of range (max_depth 3..16)")
+    seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
+    jobs = [(int(s), max_depth, per_game, 18) for s in seeds]
+    rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
+                                       progress=progress) for x in part]
+    empties = np.array([e for e, _ in rows], dtype=np.int64)
+    values = np.array([v for _, v in rows], dtype=np.int64).reshape(len(rows), max_depth)
+    return empties, values
+
+
+def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
+            bucket: int = 6, min_samples: int = 30) -> MpcTable:
+    """Multi-ProbCut regressions (Buro) from :func:`mpc_samples`: for each depth ``d`` with
+    a shallow pair ``d' = shallow_depth(d)`` within the samples, and each number of
+    empties ``e``, least squares of v_d on v_d' over the samples with empties within
+    ``bucket`` of ``e`` (``min_samples`` at least, else that row does not cut); sigma is
+    the residuals' standard deviation. O(N · depths · 61).
+
+    Raises
+    ------
+    InvalidInputError
+        Arrays of mismatched shapes.
+    """
+    if values.ndim != 2 or len(empties) != len(values):
+        raise InvalidInputError(f"fit mpc: {len(empties)} empties for values of shape "
+                                f"{values.shape}")
+    table = np.zeros((61, MPC_MAX_DEPTH + 1, 4), dtype=np.float64)
+    max_depth = values.shape[1]
+    for d in range(3, min(max_depth, MPC_MAX_DEPTH) + 1):
+        ds = shallow_depth(d)
+        for e in range(61):
+            sel = np.abs(empties - e) <= bucket
+            if sel.sum() < min_samples or e <= d:
+                continue
+            x = values[sel, ds - 1].astype(np.float64)
+            y = values[sel, d - 1].astype(np.float64)
+            a, b = np.polyfit(x, y, 1) if np.ptp(x) > 0 else (1.0, float(np.mean(y - x)))
+            if a <= 0.05:
+                continue
+            sigma = float(np.std(y - (a * x + b)))
+            table[e, d] = (ds, a, b, sigma)
+    return MpcTable(table, {"samples": int(len(empties)), "bucket": bucket,
+                            "min_samples": min_samples, "max_depth": int(max_depth)})

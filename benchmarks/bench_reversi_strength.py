@@ -1,0 +1,162 @@
+"""Playing strength: gameopt against Zebra from balanced openings, book off, both colours.
+
+Zebra (Gunnar Andersson's engine with its trained evaluation and Multi-ProbCut) is built
+from ``../shared/peers`` into ``~/.cache/gameopt-peers/zebra`` by
+``../shared/peers/build.sh zebra`` and driven through the NBoard adapter
+``../shared/peers/zebra_nboard.py`` (one Zebra process per move, ``-b 0``: no book). The
+benchmark skips, saying why, when the build fails. gameopt plays without a book.
+
+Each opening of ``--openings`` (default ``benchmarks/data/reversi-openings-8ply.txt``, made
+by the command in its header) is played twice, gameopt Black then White: the pentanomial
+statistics of :mod:`gameopt.reversi.match` over the pairs give the score and Elo with 95 %
+intervals. Per depth D of ``--depths``:
+
+* *equal depth*: ``gameopt depth=D`` against ``Zebra depth=D``, both solving exactly from
+  ``E = min(max(D + 8, 14), 22)`` empties (the adapter's default and gameopt nboard's rule);
+* *equal time* (``--equal-time``): gameopt thinks, per move, the mean CPU seconds Zebra
+  took per midgame move (more than E empties) in the equal-depth games of the same run
+  (from the adapter's ``--log``: the child process's CPU time, its ~0.03 s start included),
+  on gameopt's CPU clock, against Zebra at depth D again.
+
+``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
+same match as::
+
+    gameopt reversi match --openings FILE --a "depth=6,end=14" \\
+        --b "nboard=python3 ../shared/peers/zebra_nboard.py --exact 14,depth=6"
+
+Run: ``python benchmarks/bench_reversi_strength.py [-n 100] [--depths 6,8] [--equal-time]
+[--workers 2] [--spec mpc=0]``. Under CPU contention run it with ``nice``: equal-time rows
+use CPU clocks on both sides, so contention changes their speed, not their fairness.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from gameopt.core.table import format_table
+from gameopt.reversi.match import MatchResult, parse_player, read_openings, run_match
+
+ROOT = Path(__file__).resolve().parents[1]
+PEERS = ROOT / ".." / "shared" / "peers"
+DEFAULT_OPENINGS = ROOT / "benchmarks" / "data" / "reversi-openings-8ply.txt"
+
+
+def build_zebra(peers: Path, dest: Path) -> tuple[Path | None, str]:
+    """The Zebra directory (built now unless already there), or None and why not."""
+    exe = dest / "zebra"
+    if exe.is_file() and (dest / "coeffs2.bin").is_file():
+        return dest, "cached"
+    script = peers / "build.sh"
+    if not script.is_file():
+        return None, f"{script} not found"
+    try:
+        r = subprocess.run(["bash", str(script), "zebra", str(dest)], capture_output=True,
+                           text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, f"build.sh zebra failed: {e}"
+    if r.returncode != 0 or not exe.is_file():
+        tail = (r.stderr or r.stdout).strip().splitlines()[-1:] or ["no output"]
+        return None, f"build.sh zebra failed (exit {r.returncode}): {tail[0]}"
+    return dest, "built"
+
+
+def zebra_times(log: Path, exact: int) -> list[float]:
+    """CPU seconds of each Zebra call with more than ``exact`` empties (adapter log)."""
+    if not log.is_file():
+        return []
+    out = []
+    for line in log.read_text().splitlines():
+        parts = line.split()
+        if len(parts) >= 4 and int(parts[0]) > exact:
+            out.append(float(parts[3]))
+    return out
+
+
+def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object]:
+    n = len(res.games)
+    lo, hi = res.elo_ci
+    return [label_a, label_b, n, f"{100 * res.score:.1f} %",
+            f"+{res.wins} ={res.draws} -{res.losses}",
+            " ".join(str(c) for c in res.pentanomial), res.elo_text().removeprefix("Elo "),
+            f"{res.mean_diff:+.1f}", extra]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS)
+    ap.add_argument("-n", "--count", type=int, default=100, help="openings used (first N)")
+    ap.add_argument("--depths", default="6,8", help="comma-separated depths")
+    ap.add_argument("--equal-time", action="store_true",
+                    help="also play at Zebra's measured CPU time per move")
+    ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--zebra-dir", type=Path,
+                    default=Path.home() / ".cache" / "gameopt-peers" / "zebra")
+    ap.add_argument("--peers", type=Path, default=PEERS)
+    args = ap.parse_args()
+    zdir, how = build_zebra(args.peers, args.zebra_dir)
+    if zdir is None:
+        print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
+        return 0
+    adapter = args.peers / "zebra_nboard.py"
+    if not adapter.is_file():
+        print(f"skipped: {adapter} not found", file=sys.stderr)
+        return 0
+    openings = read_openings(args.openings)[:args.count]
+    os.environ["ZEBRA_DIR"] = str(zdir)
+    extra = ("," + args.spec.strip(",")) if args.spec.strip(",") else ""
+    rows: list[list[object]] = []
+    commands: list[str] = []
+    print(f"Zebra {how} in {zdir}; {len(openings)} openings from {args.openings} x 2 colours,"
+          f" {args.workers} workers", file=sys.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        for depth in (int(d) for d in args.depths.split(",") if d.strip()):
+            exact = min(max(depth + 8, 14), 22)
+            log = Path(tmp) / f"zebra-d{depth}.log"
+            zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
+                     f"--log {log},depth={depth},timeout=600")
+            aspec = f"depth={depth},end={exact}{extra}"
+            t = time.perf_counter()
+            res = run_match(parse_player(aspec, f"gameopt {aspec}"),
+                            parse_player(zspec, f"Zebra d{depth}"), openings,
+                            workers=args.workers)
+            wall = time.perf_counter() - t
+            zt = zebra_times(log, exact)
+            zmean = statistics.fmean(zt) if zt else float("nan")
+            rows.append(row(f"depth {depth}", f"depth {depth}", res,
+                            f"Zebra {zmean:.3f} s/move; {wall:.0f} s wall"))
+            commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"')
+            print(res.summary(), file=sys.stderr)
+            if args.equal_time and zt:
+                tspec = f"time={zmean:.4f},end={exact}{extra}"
+                log2 = Path(tmp) / f"zebra-t{depth}.log"
+                zspec2 = zspec.replace(str(log), str(log2))
+                t = time.perf_counter()
+                res = run_match(parse_player(tspec, f"gameopt {tspec}"),
+                                parse_player(zspec2, f"Zebra d{depth}"), openings,
+                                workers=args.workers)
+                wall = time.perf_counter() - t
+                zt2 = zebra_times(log2, exact)
+                zmean2 = statistics.fmean(zt2) if zt2 else float("nan")
+                rows.append(row(f"{zmean:.3f} s/move", f"depth {depth}", res,
+                                f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
+                commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec2}"')
+                print(res.summary(), file=sys.stderr)
+    print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
+                        "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
+    print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
+    for c in commands:
+        print("  " + c)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""Time control: how long to think on a move, by time per move or by a game clock.
+
+A :class:`TimeControl` is either a fixed time per move or a game clock (seconds for all of
+one side's moves, plus an increment per move), measured on a named clock (``"cpu"`` or
+``"wall"``, as :class:`gameopt.core.Limit`). :meth:`TimeControl.allot` turns it into two
+budgets for one move: a *soft* one, after which iterative deepening starts no new
+iteration (:func:`gameopt.reversi.search.search`'s ``soft_time``), and a *hard* one, the
+:class:`~gameopt.core.Limit` time that stops an iteration (the result is then the last
+completed one). :func:`timed_move` runs the search (or the exact solve near the end) under
+them.
+
+The game clock is shared out over the moves still to play, as a fraction of the remaining
+time that grows as the game ends (one move in ``moves left + 3``, the increment almost
+whole); the hard budget is a few times the soft one but never more than a fixed share of
+what is left, so a clock is never run out by one move.
+
+References
+----------
+R. Hyatt, "Using time wisely" (ICCA Journal 7(1), 1984): a target time per move from the
+moves left, a hard limit for an iteration that runs long, no new iteration past the target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gameopt.core import CLOCKS, Clock, Limit, StopFlag, check_seconds
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.board import Board
+from gameopt.reversi.search import SearchParams, SearchResult, search, solve
+
+__all__ = ["TimeControl", "timed_move", "MIN_SECONDS"]
+
+#: The least time any move is given (a clock at zero still plays a 1-ply move).
+MIN_SECONDS = 0.002
+#: Share of the remaining clock one move may use at most.
+HARD_SHARE = 0.3
+#: Hard budget = this many soft budgets (capped by HARD_SHARE of the clock).
+HARD_FACTOR = 4.0
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """Time per move (``move``) or a game clock (``clock`` seconds + ``increment`` per
+    move), on ``kind`` ("cpu" or "wall"). Exactly one of ``move`` and ``clock`` is set.
+
+    Raises
+    ------
+    InvalidInputError
+        Neither or both of ``move`` and ``clock``, a time that is not a positive number,
+        a negative increment or an unknown clock kind.
+
+    Examples
+    --------
+    >>> TimeControl(move=0.5).allot(40, None)
+    (0.5, 0.5)
+    >>> soft, hard = TimeControl(clock=60.0).allot(40, 60.0)
+    >>> round(soft, 2), round(hard, 2)
+    (2.61, 10.43)
+    """
+
+    move: float | None = None
+    clock: float | None = None
+    increment: float = 0.0
+    kind: Clock = "cpu"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "move", check_seconds(self.move, "time per move"))
+        object.__setattr__(self, "clock", check_seconds(self.clock, "game clock"))
+        if (self.move is None) == (self.clock is None):
+            raise InvalidInputError("time control: give a time per move or a game clock "
+                                    "(one of them)")
+        if isinstance(self.increment, bool) or not isinstance(self.increment, int | float) \
+                or not 0 <= self.increment < float("inf"):
+            raise InvalidInputError(f"time control: increment {self.increment!r}: expected "
+                                    "seconds >= 0")
+        if self.kind not in CLOCKS:
+            raise InvalidInputError(f"time control: clock {self.kind!r}: expected 'cpu' or "
+                                    "'wall'")
+
+    def allot(self, empties: int, remaining: float | None) -> tuple[float, float]:
+        """(soft, hard) seconds for a move with ``empties`` empty squares, ``remaining``
+        seconds left on the game clock (ignored for a time per move). O(1)."""
+        if self.move is not None:
+            return self.move, self.move
+        assert self.clock is not None  # one of move and clock is set
+        left = max(0.0, self.clock if remaining is None else remaining)
+        moves_left = max(1, (empties + 1) // 2)  # this side's moves still to play
+        soft = left / (moves_left + 3) + 0.8 * self.increment
+        hard = min(HARD_FACTOR * soft, HARD_SHARE * left + 0.8 * self.increment)
+        soft = max(MIN_SECONDS, min(soft, hard))
+        return soft, max(MIN_SECONDS, hard)
+
+    def describe(self) -> str:
+        """``0.1 s/move`` or ``60+1 s/game`` (with the clock kind)."""
+        if self.move is not None:
+            return f"{self.move:g} s/move {self.kind}"
+        assert self.clock is not None
+        inc = f"+{self.increment:g}" if self.increment else ""
+        return f"{self.clock:g}{inc} s/game {self.kind}"
+
+
+def timed_move(board: Board, control: TimeControl, remaining: float | None = None, *,
+               end_empties: int = 14, params: SearchParams | None = None,
+               stop: StopFlag | None = None) -> SearchResult:
+    """The engine's move on ``board`` within ``control`` (``remaining``: seconds left on the
+    game clock).
+
+    With more than ``end_empties`` empties: iterative deepening with the soft and hard
+    budgets of :meth:`TimeControl.allot` (a search that reaches the number of empties ends
+    with the exact solver). From ``end_empties`` down: the exact solve, given most of the
+    hard budget; if it is stopped, a midgame search with the rest. The result's ``seconds``
+    is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
+    (another thread's switch) ends the thinking at once: the result is then ``stopped``.
+
+    Raises
+    ------
+    InvalidInputError
+        The game is over on ``board``.
+    """
+    if board.is_game_over():
+        raise InvalidInputError(f"timed move: the game is over in {board}")
+    soft, hard = control.allot(board.empties, remaining)
+    kind = control.kind
+    if board.empties > end_empties:
+        return search(board, Limit(time=hard, clock=kind, stop=stop), params,
+                      soft_time=soft)
+    r = solve(board, Limit(time=0.75 * hard, clock=kind, stop=stop), params)
+    if not r.stopped or (stop is not None and stop.is_set()):
+        return r
+    rest = max(MIN_SECONDS, hard - r.seconds)
+    m = search(board, Limit(time=rest, clock=kind, depth=max(1, board.empties - 1),
+                            stop=stop), params, soft_time=0.5 * rest)
+    return SearchResult(m.move, m.score, m.exact, m.depth, m.pv, r.nodes + m.nodes,
+                        r.seconds + m.seconds, True, m.clock, m.bound)

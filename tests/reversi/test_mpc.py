@@ -1,0 +1,156 @@
+"""Multi-ProbCut: the numba search against the plain reference, the table, the fitting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gameopt.errors import InvalidInputError
+from gameopt.reversi import _midgame, _tt
+from gameopt.reversi import _params as pp
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
+from gameopt.reversi.board import Board
+from gameopt.reversi.probcut import (
+    MAX_DEPTH,
+    MpcTable,
+    read_mpc,
+    shallow_depth,
+    shipped_mpc,
+    write_mpc,
+)
+from gameopt.reversi.reference import alphabeta_mpc
+from gameopt.reversi.search import SearchParams, search, solve
+from gameopt.reversi.train import fit_mpc
+from tests.reversi.positions import random_position
+
+W = HEURISTIC_WEIGHTS.astype(np.int32)
+
+
+def _eval(P: int, O: int) -> int:
+    return int(evaluate(np.uint64(P), np.uint64(O), HEURISTIC, W))
+
+
+def _table(a: float = 1.0, b: float = 20.0, sigma: float = 150.0) -> MpcTable:
+    t = np.zeros((61, MAX_DEPTH + 1, 4))
+    for d in range(3, MAX_DEPTH + 1):
+        t[:, d] = (shallow_depth(d), a, b, sigma)
+    return MpcTable(t)
+
+
+def _kernel(b: Board, depth: int, alpha: int, beta: int, params: SearchParams
+            ) -> tuple[int, int]:
+    st = np.zeros(pp.N_ST, dtype=np.int64)
+    keys, data = _tt.new_table(12)
+    kernel = _midgame.search_mpc if params.mpc else _midgame.search
+    v = kernel(np.uint64(b.player), np.uint64(b.opponent), depth, alpha, beta, st,
+               np.zeros(1, np.uint8), params.array(), W, keys, data)
+    return int(v), int(st[pp.NODES])
+
+
+def _rows(table: MpcTable) -> dict[tuple[int, int], tuple[int, int, int, int]]:
+    block = table.kernel_block().reshape(61, MAX_DEPTH + 1, 4)
+    return {(e, d): tuple(int(x) for x in block[e, d])  # type: ignore[misc]
+            for e in range(61) for d in range(MAX_DEPTH + 1) if block[e, d, 0] > 0}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_matches_reference_alphabeta_with_mpc(seed: int) -> None:
+    """Square order, no table, no PVS: the kernel's Multi-ProbCut search is exactly the
+    reference's, for several windows; and the cuts change values somewhere."""
+    table = _table()
+    params = SearchParams(pvs=False, use_tt=False, sort_height=60, eval_kind=HEURISTIC,
+                          mpc=True, mpc_t=1.0, mpc_table=table)
+    plain = SearchParams(pvs=False, use_tt=False, sort_height=60, eval_kind=HEURISTIC)
+    rows = _rows(table)
+    b = random_position(seed, 40 - seed)
+    differs = 0
+    for alpha, beta in [(-_midgame.INF, _midgame.INF), (-50, 50), (0, 1), (-300, -299)]:
+        got, _ = _kernel(b, 5, alpha, beta, params)
+        ref = alphabeta_mpc(b.player, b.opponent, 5, alpha, beta, _eval, rows, 100)
+        assert got == ref, (seed, alpha, beta)
+        base, _ = _kernel(b, 5, alpha, beta, plain)
+        assert base == alphabeta_mpc(b.player, b.opponent, 5, alpha, beta, _eval)
+        differs += base != got
+    if seed == 0:
+        assert differs > 0, "the test table should make some cut change a value"
+
+
+def test_huge_sigma_never_cuts() -> None:
+    """With a confidence no shallow search can meet, the selective search's value is the
+    plain one (the cut tests only add nodes)."""
+    b = random_position(3, 36)
+    sure = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_table(sigma=1e5))
+    plain = SearchParams(eval_kind=HEURISTIC)
+    assert _kernel(b, 6, -_midgame.INF, _midgame.INF, sure)[0] == \
+        _kernel(b, 6, -_midgame.INF, _midgame.INF, plain)[0]
+
+
+def test_mpc_search_uses_fewer_nodes_and_solve_stays_exact() -> None:
+    b = random_position(5, 40)
+    sel = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_table(b=0, sigma=100))
+    full = SearchParams(eval_kind=HEURISTIC)
+    from gameopt.core import Limit
+
+    r_sel = search(b, Limit(depth=7), sel)
+    r_full = search(b, Limit(depth=7), full)
+    assert r_sel.nodes < r_full.nodes
+    end = random_position(7, 14)
+    assert solve(end, params=sel).score == solve(end, params=full).score
+
+
+def test_table_file_round_trip_and_errors(tmp_path) -> None:
+    t = _table()
+    write_mpc(tmp_path / "m.npz", t)
+    back = read_mpc(tmp_path / "m.npz")
+    assert np.array_equal(back.table, t.table)
+    with pytest.raises(InvalidInputError, match="shape"):
+        MpcTable(np.zeros((3, 4)))
+    bad = t.table.copy()
+    bad[20, 5, 1] = -1.0
+    with pytest.raises(InvalidInputError, match="slopes"):
+        MpcTable(bad)
+    (tmp_path / "x.npz").write_bytes(b"not a file")
+    with pytest.raises(InvalidInputError, match="x.npz"):
+        read_mpc(tmp_path / "x.npz")
+    with pytest.raises(InvalidInputError, match="mpc_t"):
+        SearchParams(mpc_t=-1)
+
+
+def test_fit_recovers_a_known_regression() -> None:
+    rng = np.random.default_rng(1)
+    n, depth = 400, 6
+    empties = rng.integers(20, 40, size=n)
+    values = np.zeros((n, depth), dtype=np.int64)
+    values[:, :] = rng.normal(0, 800, size=(n, 1)).round()
+    # deep value = 0.9 * shallow + 30 + noise(sigma 100) for the pair (6, 2)
+    values[:, 5] = (0.9 * values[:, 1] + 30 + rng.normal(0, 100, size=n)).round()
+    table = fit_mpc(empties, values, bucket=10, min_samples=30)
+    ds, a, b, sigma = table.table[30, 6]
+    assert ds == 2
+    assert a == pytest.approx(0.9, abs=0.05)
+    assert b == pytest.approx(30, abs=25)
+    assert sigma == pytest.approx(100, rel=0.2)
+    assert table.table[30, 2, 0] == 0  # below depth 3: no cut
+    with pytest.raises(InvalidInputError):
+        fit_mpc(empties[:3], values)
+
+
+def test_shipped_table_is_valid() -> None:
+    t = shipped_mpc()
+    if t is None:
+        pytest.skip("no shipped MPC table in this checkout")
+    rows = t.rows()
+    assert rows and all(d >= 3 and 0 < ds < d for _, d, ds, _, _, _ in rows)
+
+
+def test_solve_with_mpc_on_keeps_the_ffo_answers(reversi_data) -> None:  # type: ignore[no-untyped-def]
+    """Multi-ProbCut only orders the root of an exact solve: FFO scores and moves stay."""
+    from gameopt.reversi.files import read_obf
+
+    entries = [e for e in read_obf(reversi_data / "fforum-1-19.obf")
+               if e.best_score is not None and e.board.empties <= 18][:8]
+    assert entries
+    params = SearchParams(mpc=True)
+    for e in entries:
+        r = solve(e.board, params=params)
+        assert r.score == e.best_score and r.move in e.best_moves, e.line

@@ -1,0 +1,85 @@
+"""Time control: budgets, the soft stop of iterative deepening, timed players."""
+
+from __future__ import annotations
+
+import pytest
+
+from gameopt.core import Limit
+from gameopt.errors import InvalidInputError
+from gameopt.reversi.board import Board
+from gameopt.reversi.match import Player, parse_player, play_game
+from gameopt.reversi.search import search
+from gameopt.reversi.timing import MIN_SECONDS, TimeControl, timed_move
+
+
+def test_control_validation() -> None:
+    with pytest.raises(InvalidInputError, match="one of them"):
+        TimeControl()
+    with pytest.raises(InvalidInputError, match="one of them"):
+        TimeControl(move=1.0, clock=10.0)
+    with pytest.raises(InvalidInputError, match="time per move"):
+        TimeControl(move=-1.0)
+    with pytest.raises(InvalidInputError, match="increment"):
+        TimeControl(clock=10.0, increment=-1.0)
+    with pytest.raises(InvalidInputError, match="clock 'sun'"):
+        TimeControl(move=1.0, kind="sun")  # type: ignore[arg-type]
+
+
+def test_clock_budgets_share_the_clock_and_never_exceed_it() -> None:
+    tc = TimeControl(clock=60.0, increment=1.0)
+    soft40, hard40 = tc.allot(40, 60.0)
+    soft20, _ = tc.allot(20, 60.0)
+    assert 0 < soft40 <= hard40 <= 0.3 * 60.0 + 0.8
+    assert soft20 > soft40  # fewer moves left: more per move
+    assert tc.allot(40, 0.0) == (0.8, 0.8)  # an empty clock: the increment
+    assert TimeControl(clock=1.0).allot(50, -3.0) == (MIN_SECONDS, MIN_SECONDS)
+    # the sum of the soft budgets of a whole game fits in the clock
+    left, total = 60.0, 0.0
+    for empties in range(59, 0, -2):
+        soft, _ = TimeControl(clock=60.0).allot(empties, left)
+        left -= soft
+        total += soft
+    assert total <= 60.0
+
+
+def test_soft_time_stops_before_a_new_iteration() -> None:
+    b = Board.from_moves("f5d6c3d3c4")
+    r = search(b, Limit(depth=8), soft_time=1e-9)
+    assert r.depth == 1 and not r.stopped and r.move in b.legal_moves()
+    assert search(b, Limit(depth=3), soft_time=1e9).depth == 3
+    with pytest.raises(InvalidInputError, match="soft time"):
+        search(b, Limit(depth=3), soft_time=-1)
+
+
+def test_timed_move_plays_legal_moves_midgame_and_endgame() -> None:
+    mid = Board.from_moves("f5d6c3d3c4f4")
+    r = timed_move(mid, TimeControl(move=0.05))
+    assert r.move in mid.legal_moves() and r.depth >= 1
+    from tests.reversi.positions import random_position
+    end = random_position(3, 10)
+    r = timed_move(end, TimeControl(move=5.0), end_empties=12)
+    assert r.exact and r.move in end.legal_moves()
+    over = Board.from_str("X" * 64 + " O")
+    with pytest.raises(InvalidInputError, match="game is over"):
+        timed_move(over, TimeControl(move=1.0))
+
+
+def test_player_specs_with_time() -> None:
+    p = parse_player("time=0.1,end=10", "A")
+    assert isinstance(p, Player) and p.control == TimeControl(move=0.1)
+    q = parse_player("clock=30,inc=0.5,wall", "B")
+    assert isinstance(q, Player) and q.control == TimeControl(clock=30.0, increment=0.5,
+                                                              kind="wall")
+    assert parse_player("mpc=0", "C").params.mpc is False  # type: ignore[union-attr]
+    for bad, msg in [("time=abc", "seconds"), ("inc=1", "needs clock"),
+                     ("time=1,clock=2", "one of them"), ("time=-1", "time per move"),
+                     ("mpc=2", "not depth")]:
+        with pytest.raises(InvalidInputError, match=msg):
+            parse_player(bad, "X")
+
+
+def test_a_game_on_a_clock_finishes() -> None:
+    fast = Player("clock", end_empties=8, control=TimeControl(clock=3.0))
+    depth = Player("depth", depth=1, end_empties=8)
+    moves, diff = play_game(fast, depth, "f5d6c3d3c4f4c5b3c2e6")
+    assert len(moves) > 30 and -64 <= diff <= 64
