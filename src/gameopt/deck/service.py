@@ -29,11 +29,13 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.limit import Limit
+from gameopt.core.stop import StopFlag
 from gameopt.deck.pool import ATTRIBUTES, Collection, PieceId, Pool, Rules, Scores
 from gameopt.deck.problem import MAX_COST_CAP, DeckProblem
 from gameopt.errors import InvalidInputError
 
-__all__ = ["Advice", "CatalogueHandle", "DeckCatalogue", "gather_reference", "recommend_job"]
+__all__ = ["Advice", "CatalogueHandle", "DeckCatalogue", "gather_reference", "recommend_job",
+           "serve_request"]
 
 #: The fields :meth:`DeckCatalogue.problem` fills when it assembles a problem without
 #: :class:`DeckProblem`'s checks. Another field in :class:`DeckProblem` sends every
@@ -276,7 +278,8 @@ class DeckCatalogue:
         if q.size and q.dtype.kind not in "iu":
             raise InvalidInputError(f"collection: piece ids of type {q.dtype}, not integers")
         q = q.astype(np.int64, copy=False).ravel()
-        if len(np.unique(q)) != len(q):
+        s = np.sort(q)
+        if len(s) > 1 and (s[1:] == s[:-1]).any():
             Collection(tuple(q.tolist()))  # raises, naming the first repeat
         pidx, known = self.index_of(q)
         if not known.all():
@@ -410,7 +413,8 @@ class DeckCatalogue:
         res = solve(problem, method, limit=limit, seed=seed)
         t2 = time.process_time()
         effects: tuple[dict[str, Any], ...] = ()
-        if explain and res.stats.get("stop") != "requested":
+        if explain and not (limit is not None and limit.stop is not None
+                            and limit.stop.is_set()):
             effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds)}
                             for e in binding_rules(problem, res.deck, seed=seed))
         t3 = time.process_time()
@@ -504,32 +508,41 @@ def _catalogue_of(source: Any) -> DeckCatalogue:
     raise InvalidInputError(f"catalogue source: {source!r} is not understood")
 
 
-def recommend_job(job: tuple[Any, dict[str, Any]]) -> dict[str, Any]:
-    """``(source, request)`` → ``Advice.to_dict()``: the job of a worker process.
+def serve_request(catalogue: DeckCatalogue, request: Mapping[str, Any], *,
+                  stop: StopFlag | None = None) -> dict[str, Any]:
+    """One request as plain data → ``Advice.to_dict()``, or ``{"error", "message"}``.
+
+    ``request`` holds ``owned`` (ids), ``rules`` (the keyword arguments of
+    :class:`Rules`), ``method``, ``seconds`` (a time budget on the method's clock, or
+    ``None``), ``seed`` and ``explain``. Errors the caller caused
+    (:class:`~gameopt.errors.GameoptError`: bad ids or rules, infeasible rules) are
+    returned, not raised, with their type name, so one bad player does not sink a batch.
+    ``stop``: a flag another process may raise to cut the search short (the explanation
+    is then skipped).
+    """
+    from gameopt.deck.solve import METHODS
+    from gameopt.errors import GameoptError
+
+    try:
+        rules = Rules(**request.get("rules", {}))
+        method = request.get("method", "vds")
+        spec = METHODS.get(method)
+        seconds = request.get("seconds")
+        limit = Limit(time=seconds, clock=spec.clock if spec is not None else "cpu",
+                      stop=stop)
+        return catalogue.recommend(request["owned"], rules, method, limit=limit,
+                                   seed=request.get("seed", 0),
+                                   explain=request.get("explain", True)).to_dict()
+    except GameoptError as exc:
+        return {"error": type(exc).__name__, "message": str(exc)}
+
+
+def recommend_job(job: tuple[Any, Mapping[str, Any]]) -> dict[str, Any]:
+    """``(source, request)`` → :func:`serve_request`: the job of a worker process.
 
     ``source`` is a :class:`CatalogueHandle` (shared memory on this machine),
     ``("synthetic", seed)`` or ``("files", pool_path, scores_path)`` (a Dask worker
-    loads it once and keeps it). ``request`` holds ``owned`` (ids), ``rules`` (the
-    keyword arguments of :class:`Rules`), ``method``, ``seconds`` (CPU budget or
-    ``None``), ``seed`` and ``explain``. Errors are returned, not raised:
-    ``{"error": type name, "message": ...}``, so one bad player does not sink a batch.
+    loads it once and keeps it).
     """
-    from gameopt.errors import GameoptError
-
-    source, req = job
-    try:
-        cat = _catalogue_of(source)
-        rules = Rules(**req["rules"])
-        seconds = req.get("seconds")
-        method = req.get("method", "vds")
-        limit = None
-        if seconds is not None:
-            from gameopt.deck.solve import METHODS
-
-            spec = METHODS.get(method)
-            limit = Limit(time=seconds, clock=spec.clock if spec is not None else "cpu")
-        return cat.recommend(req["owned"], rules, method, limit=limit,
-                             seed=req.get("seed", 0), explain=req.get("explain", True)
-                             ).to_dict()
-    except GameoptError as exc:
-        return {"error": type(exc).__name__, "message": str(exc)}
+    source, request = job
+    return serve_request(_catalogue_of(source), request)
