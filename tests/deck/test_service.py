@@ -12,9 +12,9 @@ import pytest
 from gameopt.deck import DeckCatalogue, DeckProblem, Rules, solve, to_problem
 from gameopt.deck._gather_kernel import gather_square
 from gameopt.deck.pool import Collection, Piece, Pool, Scores
+from gameopt.deck.scores import deck_scores
 from gameopt.deck.service import _FIELDS, gather_reference, recommend_job
 from gameopt.deck.synth import synthesize
-from gameopt.deck.scores import deck_scores
 from gameopt.errors import InvalidInputError
 
 

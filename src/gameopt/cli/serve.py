@@ -1,8 +1,9 @@
 """``gameopt serve``: the web application (the director's desk) and the deck API on uvicorn.
 
-The deck API (``/api/v1``, :mod:`gameopt.web.api`) is served beside the pages, or alone
-with ``--api-only``. Its pool and scores are loaded once, put in shared memory, and the
-worker processes attach to them and warm their kernels before the URL is printed.
+With ``--api`` the deck API (``/api/v1``, :mod:`gameopt.web.api`) is served beside the
+pages, with ``--api-only`` alone. Its pool and scores are loaded once, put in shared
+memory, and the worker processes attach to them and warm their kernels before the URL
+is printed.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ DECK_API_ENV = "GAMEOPT_DECK_API"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("serve", help="web application: the tournament director's desk")
+    p = sub.add_parser("serve", help="web application: the tournament director's desk; "
+                       "the deck recommendation API (--api, --api-only)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to bind (default 127.0.0.1; any other needs a token)")
     p.add_argument("--port", type=int, default=8000)
@@ -37,9 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--token", default=None,
                    help=f"director's token (default ${TOKEN_ENV}; generated and printed "
                         "when binding beyond 127.0.0.1)")
+    p.add_argument("--api", action="store_true",
+                   help="serve the deck API (/api/v1) beside the pages (it loads its data "
+                   "and warms its workers before the URL is printed)")
     p.add_argument("--api-only", action="store_true",
-                   help="serve only the deck API (/api/v1), no pages")
-    p.add_argument("--no-api", action="store_true", help="serve only the pages")
+                   help="serve only the deck API, no pages")
     d = p.add_argument_group("deck API")
     d.add_argument("--deck-pool", default=None, metavar="FILE",
                    help="pool CSV/JSON (default: the embedded synthetic data)")
@@ -83,8 +87,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise InvalidInputError(f"--port {args.port}: choose 1 to 65535")
-    if args.api_only and args.no_api:
-        raise InvalidInputError("--api-only and --no-api: choose one")
+    api = args.api or args.api_only
     data_dir = os.path.abspath(args.data_dir)
     if not args.api_only and not os.path.isdir(data_dir):
         raise InvalidInputError(f"--data-dir {args.data_dir}: no such directory")
@@ -100,7 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         os.environ[TOKEN_ENV] = token
     os.environ.pop(DECK_API_ENV, None)
-    if not args.no_api:
+    if api:
         workers = check_count(args.workers, "--workers", minimum=1, maximum=64)
         assert workers is not None
         queue = check_count(2 * workers if args.queue is None else args.queue, "--queue",
@@ -125,15 +128,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "budget": check_seconds(args.deck_budget, "--deck-budget"),
             "scheduler": args.scheduler,
             "dask_min_batch": check_count(args.dask_min_batch, "--dask-min-batch")})
-    config = uvicorn.Config(APP_FACTORY if args.no_api else API_FACTORY, factory=True,
+    config = uvicorn.Config(API_FACTORY if api else APP_FACTORY, factory=True,
                             host=args.host, port=args.port, log_level="warning",
-                            access_log=False, lifespan="off")
+                            access_log=False, lifespan="on" if api else "off")
     # imports and builds the app now (with the API: loads the data and warms the
     # workers): errors before the URL is printed, and the URL only once it is ready
     config.load()
     host = f"[{args.host}]" if ":" in args.host else args.host
     what = "deck API" if args.api_only else f"data {data_dir}" + (
-        "" if args.no_api else ", deck API at /api/v1")
+        ", deck API at /api/v1" if api else "")
     print(f"gameopt serve: http://{host}:{args.port}/ ({what})", flush=True)
     if generated:
         print(f"director's token: {token}", flush=True)

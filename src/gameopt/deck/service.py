@@ -153,7 +153,7 @@ class DeckCatalogue:
             lead = scores.leader if scores.leader is not None else raw
             if lead is raw and np.array_equal(raw, sym):
                 lead = sym
-        arrays = {"ids": ids,
+        arrays: dict[str, npt.NDArray[Any]] = {"ids": ids,
                   "cost": np.array([p.cost for p in pool.pieces], dtype=np.int32),
                   "char": np.array([p.character for p in pool.pieces], dtype=np.int64),
                   "attr": np.array([ATTRIBUTES.index(p.attribute) for p in pool.pieces],
@@ -436,16 +436,17 @@ class DeckCatalogue:
 
 
 def _attach_block(name: str) -> shared_memory.SharedMemory:
-    """Open a shared block without adopting it: the process that made it removes it
-    (before Python 3.13 an attaching process registers the block with the resource
-    tracker, which would remove it when that process ends)."""
+    """Open a shared block without adopting it: the process that made it removes it.
+
+    Before Python 3.13 an attaching process registers the block with its resource
+    tracker, which removes what is still registered when it ends. A worker started by
+    ``multiprocessing`` shares its parent's tracker, so that registration is the
+    parent's own, and the block is removed when the parent closes the catalogue or
+    dies: what is wanted.
+    """
     if sys.version_info >= (3, 13):
         return shared_memory.SharedMemory(name=name, track=False)  # type: ignore[call-arg]
-    shm = shared_memory.SharedMemory(name=name)
-    from multiprocessing import resource_tracker
-
-    resource_tracker.unregister(shm._name, "shared_memory")  # type: ignore[attr-defined]
-    return shm
+    return shared_memory.SharedMemory(name=name)
 
 
 def _trusted_problem(spec: dict[str, Any]) -> DeckProblem:

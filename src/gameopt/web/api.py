@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Protocol
 
 import numpy as np
 import numpy.typing as npt
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -104,7 +105,7 @@ class CollectionIn(Strict):
 
 class DeckRequest(Strict):
     collection: CollectionIn
-    rules: RulesIn = Field(default_factory=RulesIn)
+    rules: RulesIn = Field(default_factory=lambda: RulesIn.model_validate({}))
     method: Method = "vds"  # type: ignore[valid-type]
     time_budget: float | None = Field(
         None, gt=0, le=MAX_BUDGET, allow_inf_nan=False,
@@ -181,6 +182,13 @@ def _from_worker(answer: Mapping[str, Any], loc: list[str | int]) -> ApiError:
     if kind == "InfeasibleError":
         return ApiError(422, [*loc, "rules"], msg, "infeasible")
     if kind == "InvalidInputError":
+        field = msg.split(":", 1)[0].strip()
+        if field == "rules":
+            loc = [*loc, "rules"]
+        elif field in RulesIn.model_fields:
+            loc = [*loc, "rules", field]
+        elif field in ("id", "collection"):
+            loc = [*loc, "collection"]
         return ApiError(422, loc, msg, "value_error")
     return ApiError(500, loc, msg, "solver_error")
 
@@ -294,8 +302,8 @@ class _Api:
             pairs = list(zip(jobs, answers, strict=True))
         for i, answer in pairs:
             if "error" in answer:
-                exc = _from_worker(answer, ["body", "requests", i])
-                out[i] = {"status": exc.status, "errors": exc.items()}
+                err = _from_worker(answer, ["body", "requests", i])
+                out[i] = {"status": err.status, "errors": err.items()}
             else:
                 out[i] = {"status": 200, "result": answer}
         return out
@@ -366,6 +374,14 @@ def create_api(catalogue: DeckCatalogue, backend: DeckBackend, *,
     async def api_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ApiError)
         return JSONResponse({"detail": exc.items()}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: Exception) -> Response:
+        # loc, msg and type only: the input itself may be NaN (not JSON) or 20,000 ids
+        assert isinstance(exc, RequestValidationError)
+        return JSONResponse({"detail": [{"loc": list(e["loc"]), "msg": e["msg"],
+                                         "type": e["type"]} for e in exc.errors()]},
+                            status_code=422)
 
     @app.exception_handler(PoolFull)
     async def pool_full(request: Request, exc: Exception) -> Response:
@@ -444,14 +460,26 @@ class _TooBig(Exception):
     pass
 
 
-def with_api(pages: ASGIApp | None, api: ASGIApp) -> ASGIApp:
+def with_api(pages: ASGIApp | None, api: ASGIApp,
+             on_shutdown: Callable[[], None] | None = None) -> ASGIApp:
     """One application: ``/api/...`` to ``api``, everything else to ``pages`` (404 JSON
-    when there are none: ``gameopt serve --api-only``)."""
+    when there are none: ``gameopt serve --api-only``). The ASGI lifespan's shutdown
+    calls ``on_shutdown`` (uvicorn re-raises a SIGTERM after its graceful shutdown, so
+    ``atexit`` would never run: the workers and the shared memory go here)."""
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "lifespan" or (
-                scope["type"] == "http" and (scope["path"] == "/api"
-                                             or scope["path"].startswith("/api/"))):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    if on_shutdown is not None:
+                        await asyncio.to_thread(on_shutdown)
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        elif scope["type"] == "http" and (scope["path"] == "/api"
+                                          or scope["path"].startswith("/api/")):
             await api(scope, receive, send)
         elif pages is not None:
             await pages(scope, receive, send)

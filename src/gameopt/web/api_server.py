@@ -103,8 +103,8 @@ def create_server_from_env() -> ASGIApp:
                         synth_seed=int(opts.get("synth_seed", 0)),
                         workers=int(opts.get("workers", 2)), queue=int(opts.get("queue", 4)),
                         warm=opts.get("warm", ["vds"]))
-    atexit.register(server.close)
+    atexit.register(server.close)  # when the server ends without its lifespan shutdown
     api = server.api(token=os.environ.get("GAMEOPT_TOKEN") or None,
                      default_budget=opts.get("budget", 1.0), scheduler=opts.get("scheduler"),
                      dask_min_batch=int(opts.get("dask_min_batch", 32)))
-    return with_api(pages, api)
+    return with_api(pages, api, on_shutdown=server.close)

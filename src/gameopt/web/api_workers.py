@@ -90,8 +90,12 @@ class _Stats:
     stopped_running: int = 0
     refused: int = 0
     restarted: int = 0
+    last_stopped: str | None = None  # why the last search stopped for a gone client
     seconds: collections.deque[float] = field(
         default_factory=lambda: collections.deque(maxlen=64))
+
+
+_Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[_Worker]"]
 
 
 class DeckWorkers:
@@ -124,8 +128,7 @@ class DeckWorkers:
         self._flag_view = np.frombuffer(self._flags, dtype=np.uint8)
         self._lock = threading.Lock()
         self._free: collections.deque[_Worker] = collections.deque()
-        self._waiters: collections.deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[_Worker]]] = (
-            collections.deque())
+        self._waiters: collections.deque[_Waiter] = collections.deque()
         self._workers: list[_Worker] = []
         self._threads = cf.ThreadPoolExecutor(max_workers=workers,
                                               thread_name_prefix="deck-worker-pipe")
@@ -282,8 +285,7 @@ class DeckWorkers:
             self._flag_view[w.index] = 1
             with self._lock:
                 self.stats.stopped_running += 1
-            reply.add_done_callback(
-                lambda f: self._finish(w, None if f.cancelled() else f.result()))
+            reply.add_done_callback(lambda f: self._stopped(w, f))
             raise
         with self._lock:
             self.stats.done += 1
@@ -291,7 +293,13 @@ class DeckWorkers:
         self._finish(w, answer)
         if answer is None:
             raise SolverError(f"deck worker {w.index} died during a request; restarted")
-        return answer  # type: ignore[no-any-return]
+        return answer
+
+    def _stopped(self, w: _Worker, reply: cf.Future[Any]) -> None:
+        answer = None if reply.cancelled() else reply.result()
+        if isinstance(answer, dict):
+            self.stats.last_stopped = answer.get("stop")
+        self._finish(w, answer)
 
     def _finish(self, w: _Worker, answer: Any) -> None:
         if answer is None or not w.process.is_alive():
