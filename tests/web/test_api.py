@@ -197,6 +197,9 @@ class _NoWorkers:
     def snapshot(self) -> dict[str, Any]:
         return {"ready": True, "free": 1, "waiting": 0, "queue": 1}
 
+    def retry_after(self) -> int:
+        return 1
+
 
 # ---------------------------------------------------------------------- under load
 

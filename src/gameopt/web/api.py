@@ -63,6 +63,8 @@ class DeckBackend(Protocol):
 
     def snapshot(self) -> dict[str, Any]: ...
 
+    def retry_after(self) -> int: ...
+
 
 # ---------------------------------------------------------------------- models
 
@@ -414,15 +416,23 @@ def create_api(catalogue: DeckCatalogue, backend: DeckBackend, *,
         answer = await _unless_gone(request, api.batch(body.requests))
         return {"results": answer} if answer is not None else Response(status_code=499)
 
-    guarded: ASGIApp = _Guard(app, token, max_body)
+    def full() -> int | None:
+        snap = api.backend.snapshot()
+        if snap["free"] or snap["waiting"] < snap["queue"]:
+            return None
+        retry = getattr(api.backend, "retry_after", None)
+        return int(retry()) if callable(retry) else 1
+
+    guarded: ASGIApp = _Guard(app, token, max_body, full)
     return guarded
 
 
 class _Guard:
     """The bearer token (when set) and the body-size limit, before FastAPI reads a body."""
 
-    def __init__(self, app: ASGIApp, token: str | None, limit: int) -> None:
-        self.app, self.token, self.limit = app, token, limit
+    def __init__(self, app: ASGIApp, token: str | None, limit: int,
+                 full: Callable[[], int | None]) -> None:
+        self.app, self.token, self.limit, self.full = app, token, limit, full
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -434,6 +444,16 @@ class _Guard:
             if not hmac.compare_digest(given, f"Bearer {self.token}"):
                 await JSONResponse({"detail": "missing or wrong bearer token"},
                                    status_code=401)(scope, receive, send)
+                return
+        if scope["method"] == "POST" and scope["path"] in _SEARCHES:
+            # refused before the body is read or parsed: under overload a 503 costs
+            # next to nothing, so it stays fast while the workers are busy
+            retry = self.full()
+            if retry is not None:
+                await JSONResponse({"detail": f"busy: every worker is taken and the queue "
+                                              f"is full; retry in {retry} s"},
+                                   status_code=503, headers={"Retry-After": str(retry)}
+                                   )(scope, receive, send)
                 return
         declared = headers.get(b"content-length")
         too_big = JSONResponse({"detail": f"body over {self.limit:,} bytes"}, status_code=413)
@@ -454,6 +474,9 @@ class _Guard:
             await self.app(scope, counted, send)
         except _TooBig:
             await too_big(scope, receive, send)
+
+
+_SEARCHES = (f"{API_PREFIX}/decks", f"{API_PREFIX}/decks:batch")
 
 
 class _TooBig(Exception):
