@@ -9,7 +9,10 @@ times an attribute minimum, a leader, must-include pieces and forbidden pairs; m
 
 For each rate of ``--rates`` (open loop: request i is sent at ``i / rate`` s, whatever the
 answers) for ``--seconds`` s: the achieved rate of answered decks (200 per second),
-latency p50/p95/p99 of those (wall ms, send to last byte), 503s, errors (any other status,
+latency p50/p95/p99 of those (wall ms, send to last byte, as the client sees it; and the
+server's own time from the first byte it read to its answer, its ``Server-Timing``
+header: the difference is the client's and the network's), 503s and how fast they were
+answered, errors (any other status,
 or no answer within ``--timeout``), and the server's memory at start and end of the step
 (RSS of the server process; PSS of the server and its workers together, which counts the
 shared score matrix once). Then ``--rss-requests`` requests (closed loop, ``--rss-clients``
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import math
 import os
 import socket
@@ -40,6 +44,9 @@ import psutil
 from gameopt.core.table import format_table
 from gameopt.deck.synth import synthesize
 
+#: (status, seconds the server spent on it: its ``Server-Timing``) of every answer
+SERVER_SIDE: list[tuple[int, float]] = []
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -54,8 +61,9 @@ def percentile(xs: list[float], q: float) -> float:
     return s[max(0, math.ceil(q * len(s)) - 1)]
 
 
-def make_requests(count: int, seed: int, method: str, explain: bool) -> list[dict[str, Any]]:
-    """Varied 2,000-piece collections and feasible rules."""
+def make_requests(count: int, seed: int, method: str, explain: bool) -> list[bytes]:
+    """Varied 2,000-piece collections and feasible rules, as JSON bodies (encoded once:
+    the client's own CPU is kept out of the latencies as far as it can be)."""
     data = synthesize(0)
     pool = data.pool
     rng = np.random.default_rng(seed)
@@ -77,9 +85,9 @@ def make_requests(count: int, seed: int, method: str, explain: bool) -> list[dic
         if rng.random() < 0.3:
             a, b = rng.choice(owned, 2, replace=False)
             rules["forbid"] = [[int(a), int(b)]]
-        out.append({"collection": {"pieces": owned.tolist()}, "rules": rules,
-                    "method": method, "seed": int(rng.integers(0, 1000)),
-                    "explain": explain})
+        out.append(json.dumps({"collection": {"pieces": owned.tolist()}, "rules": rules,
+                               "method": method, "seed": int(rng.integers(0, 1000)),
+                               "explain": explain}).encode())
     return out
 
 
@@ -136,20 +144,24 @@ class Server:
             self.proc.wait(timeout=30)
 
 
-async def one(client: httpx.AsyncClient, body: dict[str, Any], timeout: float
+async def one(client: httpx.AsyncClient, body: bytes, timeout: float
               ) -> tuple[int, float, float]:
     """(status or 0 for no answer, wall seconds, the worker's CPU seconds)."""
     t0 = time.perf_counter()
     try:
-        r = await client.post("/api/v1/decks", json=body, timeout=timeout)
+        r = await client.post("/api/v1/decks", content=body, timeout=timeout,
+                              headers={"content-type": "application/json"})
     except (TimeoutError, httpx.HTTPError):
         return 0, time.perf_counter() - t0, 0.0
     took = time.perf_counter() - t0
     cpu = sum(r.json().get("timings", {}).values()) if r.status_code == 200 else 0.0
+    timing = r.headers.get("server-timing", "")
+    server = float(timing.split("dur=")[1]) / 1000 if "dur=" in timing else float("nan")
+    SERVER_SIDE.append((r.status_code, server))
     return r.status_code, took, cpu
 
 
-async def at_rate(server: Server, reqs: list[dict[str, Any]], rate: float, seconds: float,
+async def at_rate(server: Server, reqs: list[bytes], rate: float, seconds: float,
                   timeout: float) -> dict[str, Any]:
     n = max(1, int(rate * seconds))
     limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
@@ -164,15 +176,16 @@ async def at_rate(server: Server, reqs: list[dict[str, Any]], rate: float, secon
         results = await asyncio.wait_for(asyncio.gather(*tasks), timeout + seconds + 30)
         span = time.perf_counter() - start
     ok = [t for s, t, _ in results if s == 200]
+    busy = [t for s, t, _ in results if s == 503]
     cpu = [c for s, _, c in results if s == 200]
-    return {"sent": n, "ok": len(ok), "rate": len(ok) / span, "lat": ok,
-            "busy": sum(s == 503 for s, _, _ in results),
+    return {"sent": n, "ok": len(ok), "rate": len(ok) / span, "lat": ok, "lat503": busy,
+            "busy": len(busy),
             "errors": sum(s not in (200, 503) for s, _, _ in results),
             "codes": sorted({s for s, _, _ in results if s not in (200, 503)}),
             "cpu": float(np.median(cpu)) if cpu else float("nan")}
 
 
-async def closed_loop(server: Server, reqs: list[dict[str, Any]], total: int, clients: int,
+async def closed_loop(server: Server, reqs: list[bytes], total: int, clients: int,
                       timeout: float, max_seconds: float) -> list[tuple[int, float, float]]:
     """``total`` requests, ``clients`` at a time; memory sampled every tenth."""
     samples = [(0, *server.memory())]
@@ -231,6 +244,7 @@ def main() -> int:
         for rate in rates:
             rss0, pss0 = server.memory()
             cpu0 = psutil.cpu_times()
+            SERVER_SIDE.clear()
             res = asyncio.run(at_rate(server, reqs, rate, args.seconds, args.timeout))
             cpu1 = psutil.cpu_times()
             rss1, pss1 = server.memory()
@@ -238,15 +252,22 @@ def main() -> int:
                                                              + cpu0.nice)
             idle = busy + (cpu1.idle - cpu0.idle)
             lat = [x * 1000 for x in res["lat"]]
+            lat503 = [x * 1000 for x in res["lat503"]]
+            srv = [t * 1000 for c, t in SERVER_SIDE if c == 200]
             rows.append([f"{rate:g}", res["sent"], f"{res['rate']:.1f}",
                          f"{percentile(lat, .50):.0f}", f"{percentile(lat, .95):.0f}",
-                         f"{percentile(lat, .99):.0f}", f"{res['cpu'] * 1000:.0f}",
-                         res["busy"], f"{res['errors']} {res['codes'] or ''}".strip(),
+                         f"{percentile(lat, .99):.0f}",
+                         f"{percentile(srv, .50):.0f} / {percentile(srv, .99):.0f}",
+                         f"{res['cpu'] * 1000:.0f}",
+                         res["busy"], f"{percentile(lat503, .50):.0f} / "
+                         f"{percentile(lat503, .99):.0f}",
+                         f"{res['errors']} {res['codes'] or ''}".strip(),
                          f"{rss0:.0f} -> {rss1:.0f}", f"{pss0:.0f} -> {pss1:.0f}",
                          f"{100 * busy / max(idle, 1e-9):.0f}%"])
             print(f"rate {rate:g}: done", file=sys.stderr, flush=True)
         print(format_table(["req/s", "sent", "achieved", "p50 ms", "p95 ms", "p99 ms",
-                            "worker CPU ms", "503", "errors", "server RSS MB",
+                            "in server p50/p99 ms", "worker CPU ms", "503",
+                            "503 p50/p99 ms", "errors", "server RSS MB",
                             "server+workers PSS MB", "machine busy"], rows))
         if args.rss_requests:
             samples = asyncio.run(closed_loop(server, reqs, args.rss_requests,

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import time
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, Protocol
 
@@ -438,12 +439,20 @@ class _Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        t0 = time.perf_counter()
+        async def timed(message: Message) -> None:  # the server's own time, in a header
+            if message["type"] == "http.response.start":
+                took = f"app;dur={(time.perf_counter() - t0) * 1000:.1f}".encode()
+                message = {**message,
+                           "headers": [*message.get("headers", []), (b"server-timing", took)]}
+            await send(message)
+
         headers = dict(scope["headers"])
         if self.token is not None:
             given = headers.get(b"authorization", b"").decode("latin-1")
             if not hmac.compare_digest(given, f"Bearer {self.token}"):
                 await JSONResponse({"detail": "missing or wrong bearer token"},
-                                   status_code=401)(scope, receive, send)
+                                   status_code=401)(scope, receive, timed)
                 return
         if scope["method"] == "POST" and scope["path"] in _SEARCHES:
             # refused before the body is read or parsed: under overload a 503 costs
@@ -453,12 +462,12 @@ class _Guard:
                 await JSONResponse({"detail": f"busy: every worker is taken and the queue "
                                               f"is full; retry in {retry} s"},
                                    status_code=503, headers={"Retry-After": str(retry)}
-                                   )(scope, receive, send)
+                                   )(scope, receive, timed)
                 return
         declared = headers.get(b"content-length")
         too_big = JSONResponse({"detail": f"body over {self.limit:,} bytes"}, status_code=413)
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await too_big(scope, receive, send)
+            await too_big(scope, receive, timed)
             return
         seen = 0
 
@@ -471,9 +480,9 @@ class _Guard:
             return message
 
         try:
-            await self.app(scope, counted, send)
+            await self.app(scope, counted, timed)
         except _TooBig:
-            await too_big(scope, receive, send)
+            await too_big(scope, receive, timed)
 
 
 _SEARCHES = (f"{API_PREFIX}/decks", f"{API_PREFIX}/decks:batch")
