@@ -35,10 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gameopt.core.parallel import parallel_map
-from gameopt.deck import METHODS, DeckCatalogue, Rules
-from gameopt.deck.problem import MAX_COST_CAP
-from gameopt.deck.service import recommend_job
 from gameopt.errors import GameoptError, InvalidInputError, SolverError
+from gameopt.web.api_deck import MAX_COST_CAP, METHODS, DeckCatalogue, Rules, recommend_job
 from gameopt.web.api_workers import PoolFull
 
 __all__ = ["API_PREFIX", "DeckBackend", "create_api", "with_api"]

@@ -19,9 +19,15 @@ import numpy as np
 import numpy.typing as npt
 from starlette.types import ASGIApp
 
-from gameopt.deck import DeckCatalogue
 from gameopt.errors import InvalidInputError
 from gameopt.web.api import create_api, with_api
+from gameopt.web.api_deck import (
+    DeckCatalogue,
+    read_collection,
+    read_pool,
+    read_scores,
+    synthetic_data,
+)
 from gameopt.web.api_workers import DeckWorkers
 
 __all__ = ["DECK_API_ENV", "DeckServer", "create_server_from_env"]
@@ -50,20 +56,14 @@ class DeckServer:
         if (pool is None) != (scores is None):
             raise InvalidInputError("deck API: a pool file needs a scores file, and back")
         if pool is not None and scores is not None:
-            from gameopt.deck.formats import read_pool, read_scores
-
             p = read_pool(pool)
             s = read_scores(scores, p)
             self.source: tuple[Any, ...] = ("files", pool, scores)
         else:
-            from gameopt.deck.synth import synthetic_data
-
             p, coll, s = synthetic_data(synth_seed)
             stored["synthetic"] = np.asarray(coll.owned, dtype=np.int64)
             self.source = ("synthetic", synth_seed)
         if collections:
-            from gameopt.deck.formats import read_collection
-
             for name, path in collections.items():
                 stored[name] = np.asarray(read_collection(path, p).owned, dtype=np.int64)
         self.collections = stored

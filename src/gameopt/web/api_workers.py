@@ -50,8 +50,7 @@ def _worker_main(conn: Connection, handle: Any, flags: Any, index: int,
                  warm: Sequence[str]) -> None:
     """The loop of one worker process (module level: a spawned process imports it)."""
     from gameopt.core.stop import StopFlag
-    from gameopt.deck import DeckCatalogue, Rules
-    from gameopt.deck.service import serve_request
+    from gameopt.web.api_deck import DeckCatalogue, Rules, serve_request
 
     catalogue = DeckCatalogue.attach(handle)
     flag = StopFlag()
