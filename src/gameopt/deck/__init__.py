@@ -4,7 +4,9 @@ branch and bound); synergy scores learnt from real decks.
 
 The entry point is :func:`solve` over the method registry :data:`METHODS`; it takes a
 :class:`DeckProblem` (made from a pool, a collection, :class:`Rules` and scores by
-:func:`to_problem`) and returns a :class:`DeckResult`. Importing the package loads no
+:func:`to_problem`) and returns a :class:`DeckResult`. A server holds a
+:class:`DeckCatalogue` (pool and scores loaded once) and builds each player's problem
+from it in milliseconds. Importing the package loads no
 numba kernel: each method loads its kernels on first use.
 
 Examples
@@ -20,7 +22,8 @@ from gameopt.deck.formats import load_data
 from gameopt.deck.pool import Rules, to_problem
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
+from gameopt.deck.service import Advice, DeckCatalogue
 from gameopt.deck.solve import METHODS, solve
 
-__all__ = ["METHODS", "DeckProblem", "DeckResult", "Rules", "deck_score", "load_data",
-           "solve", "to_problem"]
+__all__ = ["METHODS", "Advice", "DeckCatalogue", "DeckProblem", "DeckResult", "Rules",
+           "deck_score", "load_data", "solve", "to_problem"]
