@@ -84,7 +84,9 @@ def test_parse_reply_without_a_move(line: str) -> None:
 def test_bad_answers_raise_naming_the_engine(mode: str, error: type[Exception],
                                              message: str) -> None:
     client = NBoardClient(fake(mode), timeout=60)  # a loaded machine may start it slowly
-    client.timeout = 1.0  # the fake that hangs never answers go: no race at any load
+    # the fake that hangs never answers go: 1 s is no race at any load; the others answer
+    # or exit at once, and a loaded machine may take more than a second to show it
+    client.timeout = 1.0 if mode == "hang" else 30.0
     with pytest.raises(error, match=message) as info:
         client.play(Board.start())
     assert f"fake_nboard.py {mode}'" in str(info.value)  # the command line is named
