@@ -175,3 +175,32 @@ def test_cli_generate_bad_input_exit_2(args: list[str], message: str,
     assert main(["sudoku", "generate", *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_carved_from_a_given_solution() -> None:
+    from .conftest import ARTICLE_SOLUTION
+
+    grid = Puzzle.from_string(ARTICLE_SOLUTION).cells
+    p = generate(3, seed=2, difficulty="hard", moves=10, solution=grid)
+    assert np.array_equal(p.solution, grid) and explain(p).rating == "hard"
+    assert count_solutions(p).status == "unique" and _is_minimal(p)
+    assert np.array_equal(p.cells[p.cells > 0], grid[p.cells > 0])
+    bad = grid.copy()
+    bad[[0, 1]] = bad[[1, 0]]
+    with pytest.raises(InvalidInputError, match="solution is not a full grid of box 3: column 1"):
+        generate(3, seed=0, solution=bad)
+    with pytest.raises(InvalidInputError, match="solution has 80 cells, expected 81"):
+        generate(3, seed=0, solution=grid[:80])
+
+
+def test_cli_generate_from_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
+    from gameopt.cli.main import main
+
+    from .conftest import ARTICLE, ARTICLE_SOLUTION
+
+    assert main(["sudoku", "generate", "--from", ARTICLE, "--moves", "5", "--seed", "1"]) == 0
+    p = Puzzle.from_string(capsys.readouterr().out.strip())
+    assert np.array_equal(count_solutions(p).solution,
+                          Puzzle.from_string(ARTICLE_SOLUTION).cells)
+    assert main(["sudoku", "generate", "--from", "12345678." + "........9" + "." * 63]) == 2
+    assert "the puzzle has no solution" in capsys.readouterr().err

@@ -62,6 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="CPU seconds per puzzle (the walk stops early; a difficulty not "
                         "found by then exits 2)")
+    g.add_argument("--from", dest="source", default=None, metavar="PUZZLE",
+                   help="carve the puzzles from this puzzle's solution grid (its box size)")
     g.add_argument("--rate", action="store_true",
                    help="print each puzzle's rating and givens after it (as a comment)")
     g.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
@@ -141,17 +143,24 @@ def _summary(method: str, status: str, count: int | None, stats: dict[str, objec
 def cmd_generate(args: argparse.Namespace) -> int:
     from gameopt.core import Limit
     from gameopt.core.rng import spawn_seeds
-    from gameopt.sudoku import explain, generate
+    from gameopt.sudoku import count_solutions, explain, generate
 
     count = check_count(args.count, "--count")
     assert count is not None
     seconds = check_seconds(args.time_limit, "--time-limit")
     limit = Limit(time=seconds, clock="cpu") if seconds is not None else None
     seeds = [args.seed] if count == 1 else spawn_seeds(args.seed, count)
+    box, grid = args.box, None
+    if args.source is not None:
+        source = _one_puzzle(args.source)
+        found = count_solutions(source, 1)
+        if found.solution is None:
+            raise InvalidInputError(f"--from {args.source}: the puzzle has no solution")
+        box, grid = source.box, found.solution
     lines = []
     for s in seeds:
-        p = generate(args.box, args.givens, seed=s, difficulty=args.difficulty,
-                     moves=args.moves, limit=limit)
+        p = generate(box, args.givens, seed=s, difficulty=args.difficulty,
+                     moves=args.moves, limit=limit, solution=grid)
         note = f"  # {explain(p).rating}, {p.givens} givens" if args.rate else ""
         lines.append(p.to_line() + note)
     text = "\n".join(lines) + "\n"

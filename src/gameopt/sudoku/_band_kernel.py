@@ -360,18 +360,28 @@ def _choose(st, o, peer, colm):
     if best >= 0:
         return best
     fewest = 10
-    for b in range(3):
+    for b in range(3):  # a bit-sliced counter: bit k of a cell's digit count in c[k]
+        c0 = np.int64(0)
+        c1 = np.int64(0)
+        c2 = np.int64(0)
+        c3 = np.int64(0)
+        for d in range(9):
+            x = st[o + 3 * d + b]
+            k0 = c0 & x
+            c0 ^= x
+            k1 = c1 & k0
+            c1 ^= k0
+            k2 = c2 & k1
+            c2 ^= k1
+            c3 |= k2
         u = st[o + 27 + b]
-        while u:
-            bit = u & -u
-            u ^= bit
-            k = 0
-            for d in range(9):
-                if st[o + 3 * d + b] & bit:
-                    k += 1
-            if k < fewest:
+        for k in range(3, fewest):
+            m = u & (c0 if k & 1 else ~c0) & (c1 if k & 2 else ~c1) & (
+                c2 if k & 4 else ~c2) & (c3 if k & 8 else ~c3)
+            if m:
                 fewest = k
-                best = 27 * b + _low(bit)
+                best = 27 * b + _low(m)
+                break
     return best
 
 

@@ -20,6 +20,7 @@ from gameopt.errors import BudgetExhaustedError, InvalidInputError, SolverError
 from gameopt.sudoku.exact import count_array
 from gameopt.sudoku.grid import Puzzle
 from gameopt.sudoku.logic import RATINGS, explain
+from gameopt.sudoku.verify import solution_problems
 
 __all__ = ["generate", "min_givens", "default_givens", "default_moves", "random_grid"]
 
@@ -60,7 +61,7 @@ def default_moves(box: int) -> int:
 
 def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *,
              difficulty: str | None = None, moves: int | None = None,
-             limit: Limit | None = None) -> Puzzle:
+             limit: Limit | None = None, solution: npt.ArrayLike | None = None) -> Puzzle:
     """A random puzzle of box size ``box`` with a unique solution.
 
     Parameters
@@ -88,6 +89,10 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *
         Budget: ``nodes`` counts full grids tried for ``difficulty`` (default 2000),
         ``time`` bounds the whole call; a walk cut by the time limit returns the best
         puzzle so far. ``stop`` stops it the same way.
+    solution : array_like of int, shape (n*n,), optional
+        A full grid to carve the puzzle from (row-major values 1..n), for instance the
+        solution of a puzzle someone likes; every try then starts from it, with a new
+        removal order. None: a random grid per try.
 
     Returns
     -------
@@ -99,7 +104,8 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *
     ------
     InvalidInputError
         Box size not 2..6, ``givens`` outside ``min_givens(box) .. n*n``, a bad seed,
-        an unknown ``difficulty`` or a negative ``moves``.
+        an unknown ``difficulty``, a negative ``moves`` or a ``solution`` that is not a
+        full valid grid of box size ``box``.
     BudgetExhaustedError
         If no grid tried within ``limit`` gave a puzzle of the asked difficulty.
     SolverError
@@ -144,12 +150,13 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *
     steps = check_count(default_moves(box) if moves is None else moves, "generate: moves",
                         minimum=0)
     assert steps is not None
+    fixed = None if solution is None else _full_grid(solution, box)
     rng = make_rng(seed)
     rule = limit.start() if limit is not None else None
     stop = 0 if target is None else int(target)
     name = f"generated box={box} seed={seed}"
     if difficulty is None:
-        full = random_grid(box, rng)
+        full = random_grid(box, rng) if fixed is None else fixed
         cells = _remove_givens(full, box, stop, rng)
         cells = _walk(cells, full, box, stop, steps, rng, lambda _: True, rule)
         return Puzzle(box, cells, name=name, solution=full)
@@ -159,7 +166,7 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *
         if rule is not None and rule.should_stop() is not None:
             break
         tried += 1
-        full = random_grid(box, rng)
+        full = random_grid(box, rng) if fixed is None else fixed
         cells = _remove_givens(full, box, stop, rng)
         if _rating(cells, box, full) != difficulty:
             continue
@@ -171,6 +178,20 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *
         return Puzzle(box, cells, name=f"{name} difficulty={difficulty}", solution=full)
     raise BudgetExhaustedError(
         f"generate: no {difficulty} puzzle of box {box} in {tried} full grids tried")
+
+
+def _full_grid(solution: npt.ArrayLike, box: int) -> npt.NDArray[np.int8]:
+    """``solution`` as an int8 grid, checked to be a full valid grid of box ``box``."""
+    try:
+        grid = np.asarray(solution, dtype=np.int64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"generate: solution is not an array of integers: {exc}"
+                                ) from None
+    problems = solution_problems(Puzzle(box, np.zeros(box ** 4, dtype=np.int8)), grid)
+    if problems:
+        raise InvalidInputError(f"generate: solution is not a full grid of box {box}: "
+                                f"{problems[0]}")
+    return grid.astype(np.int8)
 
 
 def _rating(cells: npt.NDArray[np.int8], box: int, full: npt.NDArray[np.int8]) -> str:
