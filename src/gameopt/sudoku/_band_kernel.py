@@ -74,6 +74,38 @@ def _band_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 _PEER, _COLM, _BOXM = _band_tables()
 
 
+def _locked_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Look-up tables of locked candidates.
+
+    ``rowclear[p]``: the band cells a digit leaves when bit ``3r + j`` of ``p`` says it
+    still has a cell in row ``r`` of box ``j``: a box with one such row (pointing) clears
+    the rest of that row, a row with one such box (claiming) clears the rest of that box.
+    ``s3[g]``: ``g`` (three columns of a box) if it has one bit, else 0. ``cl3[g]``: the
+    columns of a box to clear when the columns ``g`` hold the digit in this band only
+    (claiming): the others; all three when ``g`` has two or three (a contradiction).
+    """
+    rowclear = np.zeros(512, dtype=np.int64)
+    for p in range(512):
+        has = [[p >> (3 * r + j) & 1 for j in range(3)] for r in range(3)]
+        clear = 0
+        for j in range(3):
+            rows = [r for r in range(3) if has[r][j]]
+            if len(rows) == 1:
+                clear |= (_ROW << 9 * rows[0]) & ~(0b111 << (9 * rows[0] + 3 * j))
+        for r in range(3):
+            boxes = [j for j in range(3) if has[r][j]]
+            if len(boxes) == 1:
+                clear |= int(_BOXM[boxes[0]]) & ~(_ROW << 9 * r)
+        rowclear[p] = clear
+    s3 = np.array([g if g in (1, 2, 4) else 0 for g in range(8)], dtype=np.int64)
+    cl3 = np.array([0 if g == 0 else (7 & ~g if g in (1, 2, 4) else 7) for g in range(8)],
+                   dtype=np.int64)
+    return rowclear, s3, cl3
+
+
+_ROWCLEAR, _S3, _CL3 = _locked_tables()
+
+
 @njit(cache=True, inline="always")
 def _low(bit):
     """Index of the lowest set bit of ``bit`` (> 0)."""
@@ -206,80 +238,59 @@ def _hidden(st, o, todo, peer, colm, boxm):
 
 
 @njit(cache=True, inline="always")
-def _locked_rows(x, boxm):
-    """Plane word ``x`` of one band after pointing and claiming along its rows."""
-    m = (x | x >> 1 | x >> 2) & _BOXCOL0  # bit 9r + 3j: the digit in row r of box j
-    for j in range(3):
-        rows = (m >> 3 * j) & _COL0
-        if rows and rows & (rows - 1) == 0:  # box j: one row only (pointing)
-            r = _low(rows) // 9
-            x &= ~((_ROW << 9 * r) & ~(np.int64(7) << (9 * r + 3 * j)))
+def _presence(x):
+    """Bit ``3r + j`` set when plane word ``x`` holds its digit in row ``r`` of box
+    ``j`` of the band."""
+    m = (x | x >> 1 | x >> 2) & _BOXCOL0  # bit 9r + 3j
+    out = np.int64(0)
     for r in range(3):
-        bx = (m >> 9 * r) & 0b001001001
-        if bx and bx & (bx - 1) == 0:  # row r: one box only (claiming)
-            x &= ~(boxm[_low(bx) // 3] & ~(np.int64(_ROW) << 9 * r))
-    return x
+        part = (m >> 9 * r) & 0b001001001
+        out |= ((part & 1) | ((part >> 2) & 2) | ((part >> 4) & 4)) << 3 * r
+    return out
 
 
 @njit(cache=True, inline="always")
-def _locked_cols(st, o, d, b, c, others, colm, boxm):
-    """Pointing and claiming along the columns of band ``b`` for digit ``d``; ``c`` and
-    ``others`` are the columns holding ``d`` in band ``b`` and in the two other bands.
-    Returns 1 if a candidate was removed."""
-    changed = 0
-    for j in range(3):
-        t = (c >> 3 * j) & 7
-        if t and t & (t - 1) == 0:  # box j of band b: one column only (pointing)
-            k = 3 * j + _low(t)
-            for b2 in range(3):
-                if b2 != b and st[o + 3 * d + b2] & colm[k]:
-                    st[o + 3 * d + b2] &= ~colm[k]
-                    changed = 1
-    only = c & ~others  # columns holding d in band b only (claiming)
-    while only:
-        bit = only & -only
-        only ^= bit
-        k = _low(bit)
-        clear = boxm[k // 3] & ~colm[k]
-        if st[o + 3 * d + b] & clear:
-            st[o + 3 * d + b] &= ~clear
-            changed = 1
-    return changed
-
-
-@njit(cache=True, inline="always")
-def _locked(st, o, todo, colm, boxm):
+def _locked(st, o, todo, rowclear, s3, cl3):
     """Locked candidates for the digits of ``todo``: pointing and claiming along rows
-    (inside a band) and along columns (across bands). Returns the digits that lost a
-    candidate."""
+    (inside a band, one table look-up per band) and along columns (across bands).
+    Returns the digits that lost a candidate."""
     changed = 0
     for d in range(9):
         if todo >> d & 1 == 0:
             continue
-        got = 0
-        for b in range(3):
-            x = st[o + 3 * d + b]
-            if x & st[o + 27 + b]:
-                y = _locked_rows(x, boxm)
-                if y != x:
-                    st[o + 3 * d + b] = y
-                    got = 1
         x0 = st[o + 3 * d]
         x1 = st[o + 3 * d + 1]
         x2 = st[o + 3 * d + 2]
-        c0 = (x0 | x0 >> 9 | x0 >> 18) & _ROW
-        c1 = (x1 | x1 >> 9 | x1 >> 18) & _ROW
-        c2 = (x2 | x2 >> 9 | x2 >> 18) & _ROW
-        got |= _locked_cols(st, o, d, 0, c0, c1 | c2, colm, boxm)
-        got |= _locked_cols(st, o, d, 1, c1, c0 | c2, colm, boxm)
-        got |= _locked_cols(st, o, d, 2, c2, c0 | c1, colm, boxm)
-        if got:
+        y0 = x0 & ~rowclear[_presence(x0)]
+        y1 = x1 & ~rowclear[_presence(x1)]
+        y2 = x2 & ~rowclear[_presence(x2)]
+        c0 = (y0 | y0 >> 9 | y0 >> 18) & _ROW
+        c1 = (y1 | y1 >> 9 | y1 >> 18) & _ROW
+        c2 = (y2 | y2 >> 9 | y2 >> 18) & _ROW
+        # pointing: columns k where a box of band b holds d in column k only
+        p0 = s3[c0 & 7] | s3[(c0 >> 3) & 7] << 3 | s3[c0 >> 6] << 6
+        p1 = s3[c1 & 7] | s3[(c1 >> 3) & 7] << 3 | s3[c1 >> 6] << 6
+        p2 = s3[c2 & 7] | s3[(c2 >> 3) & 7] << 3 | s3[c2 >> 6] << 6
+        # claiming: columns holding d in one band only clear the rest of their box
+        o0 = c0 & ~(c1 | c2)
+        o1 = c1 & ~(c0 | c2)
+        o2 = c2 & ~(c0 | c1)
+        k0 = cl3[o0 & 7] | cl3[(o0 >> 3) & 7] << 3 | cl3[o0 >> 6] << 6
+        k1 = cl3[o1 & 7] | cl3[(o1 >> 3) & 7] << 3 | cl3[o1 >> 6] << 6
+        k2 = cl3[o2 & 7] | cl3[(o2 >> 3) & 7] << 3 | cl3[o2 >> 6] << 6
+        y0 &= ~((p1 | p2 | k0) * _COL0)
+        y1 &= ~((p0 | p2 | k1) * _COL0)
+        y2 &= ~((p0 | p1 | k2) * _COL0)
+        if y0 != x0 or y1 != x1 or y2 != x2:
+            st[o + 3 * d] = y0
+            st[o + 3 * d + 1] = y1
+            st[o + 3 * d + 2] = y2
             changed |= 1 << d
     return changed
 
 
 @njit(cache=True, inline="always")
-def _propagate(st, o, dirty, peer, colm, boxm):
+def _propagate(st, o, dirty, peer, colm, boxm, rowclear, s3, cl3):
     """Singles and locked candidates to a fixpoint; -1 on a contradiction, 0 when every
     cell is placed, 1 otherwise.
 
@@ -309,7 +320,7 @@ def _propagate(st, o, dirty, peer, colm, boxm):
             return 0
         if ld == 0:
             return 1
-        got = _locked(st, o, ld, colm, boxm)
+        got = _locked(st, o, ld, rowclear, s3, cl3)
         ld = got
         hd = got
         if got == 0:
@@ -386,7 +397,8 @@ def _choose(st, o, peer, colm):
 
 
 @njit(cache=True, inline="always")
-def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm):
+def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowclear, s3,
+               cl3):
     """Count the solutions of one puzzle up to ``limit``; returns ``(count, nodes)``.
 
     ``nodes`` counts the digits tried at branching cells. The first solution found is
@@ -407,7 +419,7 @@ def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm):
     d = -1  # deepest level with a branching cell
     dirty = 0x1FF
     while True:
-        res = _propagate(st, o, dirty, peer, colm, boxm)
+        res = _propagate(st, o, dirty, peer, colm, boxm, rowclear, s3, cl3)
         if res == 0:
             count += 1
             if count == 1:
@@ -459,8 +471,9 @@ def solve_rows(grids, limit, st, br_cell, br_rem, counts, solutions, nodes):
     ``solutions[j]`` (int8, zeros if none). Work space: ``st`` (int64, 82 * W),
     ``br_cell`` and ``br_rem`` (int64, 82)."""
     peer, colm, boxm = _PEER, _COLM, _BOXM
+    rowclear, s3, cl3 = _ROWCLEAR, _S3, _CL3
     for j in range(grids.shape[0]):
         k, g = _count_one(grids[j], limit, st, br_cell, br_rem, solutions[j], peer, colm,
-                          boxm)
+                          boxm, rowclear, s3, cl3)
         counts[j] = k
         nodes[j] = g
