@@ -175,6 +175,24 @@ def _naked(st, o, peer, colm):
 
 
 @njit(cache=True, inline="always")
+def _single_cells(x, boxm):
+    """The cells of band word ``x`` alone in their row or box of the band; -1 when a row
+    or box of the band has none."""
+    s = np.int64(0)
+    for r in range(3):
+        m = x & (np.int64(_ROW) << 9 * r)
+        if m == 0:
+            return np.int64(-1)
+        s |= m & -np.int64(popcount(m) == 1)
+    for j in range(3):
+        m = x & boxm[j]
+        if m == 0:
+            return np.int64(-1)
+        s |= m & -np.int64(popcount(m) == 1)
+    return s
+
+
+@njit(cache=True, inline="always")
 def _hidden(st, o, todo, peer, colm, boxm):
     """Place every digit of ``todo`` (bit ``d``) left with one cell in a row, box or
     column; -1 on a digit with no cell left in a unit, else the digits whose planes
@@ -183,57 +201,41 @@ def _hidden(st, o, todo, peer, colm, boxm):
     for d in range(9):
         if todo >> d & 1 == 0:
             continue
-        if (st[o + 3 * d] & st[o + 27]) | (st[o + 3 * d + 1] & st[o + 28]) | (
-                st[o + 3 * d + 2] & st[o + 29]) == 0:
+        x0 = st[o + 3 * d]
+        x1 = st[o + 3 * d + 1]
+        x2 = st[o + 3 * d + 2]
+        u0 = st[o + 27]
+        u1 = st[o + 28]
+        u2 = st[o + 29]
+        if (x0 & u0) | (x1 & u1) | (x2 & u2) == 0:
             continue  # placed in all nine boxes
-        for b in range(3):
-            u = st[o + 27 + b]
-            if st[o + 3 * d + b] & u == 0:
-                continue  # placed in the band's three rows and boxes
-            for r in range(3):
-                row = (st[o + 3 * d + b] >> 9 * r) & _ROW
-                if row == 0:
-                    return -1
-                if row & (row - 1) == 0 and u & (row << 9 * r):
-                    dirt = _place(st, o, d, b, 9 * r + _low(row), peer, colm)
-                    if dirt < 0:
-                        return -1
-                    placed |= dirt
-                    u = st[o + 27 + b]
-            for j in range(3):
-                m = st[o + 3 * d + b] & boxm[j]
-                if m == 0:
-                    return -1
-                if m & (m - 1) == 0 and u & m:
-                    dirt = _place(st, o, d, b, _low(m), peer, colm)
-                    if dirt < 0:
-                        return -1
-                    placed |= dirt
-                    u = st[o + 27 + b]
+        s0 = _single_cells(x0, boxm)
+        s1 = _single_cells(x1, boxm)
+        s2 = _single_cells(x2, boxm)
+        if s0 < 0 or s1 < 0 or s2 < 0:
+            return -1
+        # columns: a bit-sliced count of the nine rows' column masks
         ones = np.int64(0)
         twos = np.int64(0)
-        for b in range(3):
-            x = st[o + 3 * d + b]
+        for x in (x0, x1, x2):
             for r in range(3):
-                s = (x >> 9 * r) & _ROW
-                twos |= ones & s
-                ones |= s
+                t = (x >> 9 * r) & _ROW
+                twos |= ones & t
+                ones |= t
         if ones != _ROW:
             return -1
-        single = ones & ~twos
-        while single:
-            bit = single & -single
-            single ^= bit
-            k = _low(bit)
-            for b in range(3):
-                m = st[o + 3 * d + b] & (np.int64(_COL0) << k)
-                if m:
-                    if st[o + 27 + b] & m:
-                        dirt = _place(st, o, d, b, _low(m), peer, colm)
-                        if dirt < 0:
-                            return -1
-                        placed |= dirt
-                    break
+        cols = (ones & ~twos) * _COL0
+        for b in range(3):
+            x = x0 if b == 0 else (x1 if b == 1 else x2)
+            todo_b = ((s0 if b == 0 else (s1 if b == 1 else s2)) | (x & cols)) & (
+                u0 if b == 0 else (u1 if b == 1 else u2))
+            while todo_b:
+                bit = todo_b & -todo_b
+                todo_b ^= bit
+                dirt = _place(st, o, d, b, _low(bit), peer, colm)
+                if dirt < 0:
+                    return -1
+                placed |= dirt
     return placed
 
 
