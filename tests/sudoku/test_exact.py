@@ -212,6 +212,40 @@ def test_shared_data_sets(sudoku_data: Path) -> None:
         assert verify(p, out.solution), p.name
 
 
+def check_band_against_cells(grids: npt.NDArray[np.int8], limit: int) -> npt.NDArray[np.int64]:
+    """The 9x9 band kernel and the cell kernel agree on every count; a unique puzzle has
+    one solution, so both must return it; every solution either returns is valid."""
+    counts, sols, _ = count_array(grids, 3, limit, kernel="band")
+    want, want_sols, _ = count_array(grids, 3, limit, kernel="cells")
+    assert counts.tolist() == want.tolist()
+    for g, k, s, t in zip(grids, counts.tolist(), sols, want_sols, strict=True):
+        if k == 0:
+            assert not s.any()
+        else:
+            assert verify(Puzzle(3, g), s)
+            if k == 1 and limit > 1:  # proved unique
+                assert np.array_equal(s, t)
+    return counts
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 20])
+def test_band_kernel_matches_cell_kernel_on_made_puzzles(limit: int) -> None:
+    puzzles = made_puzzles(3, 300, (35, 64), seed=40 + limit)
+    counts = check_band_against_cells(np.stack([p.cells for p in puzzles]), limit)
+    assert 0 in counts and 1 in counts and (limit == 1 or limit in counts)
+
+
+def test_band_kernel_matches_cell_kernel_on_shared_sets(sudoku_data: Path) -> None:
+    for name in ("tdoku_17_clue_200.txt", "tdoku_forum_hardest_1106_100.txt",
+                 "radcliffe_medium_d3-4_200.csv", "magictour_top95.txt"):
+        grids = np.stack([p.cells for p in read_puzzles(sudoku_data / name)])
+        assert (check_band_against_cells(grids, 2) == 1).all(), name
+        blanked = grids.copy()  # a given fewer: several solutions, or still one
+        for g in blanked:
+            g[np.flatnonzero(g)[0]] = 0
+        check_band_against_cells(blanked, 2)
+
+
 # --------------------------------------------------------------------------------------
 # Input errors
 # --------------------------------------------------------------------------------------
@@ -244,6 +278,10 @@ def test_bad_inputs_are_named() -> None:
     bad[1, 5] = 10
     with pytest.raises(InvalidInputError, match="grid 1: value 10 at cell 5 is out of range 0..9"):
         count_array(bad, 3)
+    with pytest.raises(InvalidInputError, match="kernel 'band': expected 'auto', 'cells', or"):
+        count_array(np.zeros((1, 16)), 2, kernel="band")
+    with pytest.raises(InvalidInputError, match="kernel 'fast': expected"):
+        count_array(np.zeros((1, 81)), 3, kernel="fast")
 
 
 def test_reference_rejects_bad_limit() -> None:

@@ -18,6 +18,7 @@ from gameopt.core.table import format_table
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku import (
     METHODS,
+    RATINGS,
     SUDOKU_EVOLUTION,
     Puzzle,
     format_grid,
@@ -52,6 +53,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     g = ss.add_parser("generate", help="generate puzzles with a unique solution")
     g.add_argument("--box", type=int, default=3, help="box size b (side b*b; default 3)")
     g.add_argument("--givens", type=int, default=None, help="target number of givens")
+    g.add_argument("--difficulty", choices=RATINGS, default=None,
+                   help="rating the puzzles must have (the logical solver's, as 'explain' "
+                        "prints it; default: any)")
+    g.add_argument("--moves", type=int, default=None, metavar="K",
+                   help="swap moves of the walk towards fewer givens (default 200 on "
+                        "9x9, 0 elsewhere)")
+    g.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="CPU seconds per puzzle (the walk stops early; a difficulty not "
+                        "found by then exits 2)")
+    g.add_argument("--from", dest="source", default=None, metavar="PUZZLE",
+                   help="carve the puzzles from this puzzle's solution grid (its box size)")
+    g.add_argument("--rate", action="store_true",
+                   help="print each puzzle's rating and givens after it (as a comment)")
     g.add_argument("--count", type=int, default=1, help="how many puzzles (default 1)")
     g.add_argument("--seed", type=int, default=None)
     g.add_argument("-o", "--output", default=None, help="write to this file (else stdout)")
@@ -127,13 +141,28 @@ def _summary(method: str, status: str, count: int | None, stats: dict[str, objec
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from gameopt.core import Limit
     from gameopt.core.rng import spawn_seeds
-    from gameopt.sudoku import generate
+    from gameopt.sudoku import count_solutions, explain, generate
 
-    if args.count < 1:
-        raise InvalidInputError(f"--count must be >= 1, got {args.count}")
-    seeds = [args.seed] if args.count == 1 else spawn_seeds(args.seed, args.count)
-    lines = [generate(args.box, args.givens, seed=s).to_line() for s in seeds]
+    count = check_count(args.count, "--count")
+    assert count is not None
+    seconds = check_seconds(args.time_limit, "--time-limit")
+    limit = Limit(time=seconds, clock="cpu") if seconds is not None else None
+    seeds = [args.seed] if count == 1 else spawn_seeds(args.seed, count)
+    box, grid = args.box, None
+    if args.source is not None:
+        source = _one_puzzle(args.source)
+        found = count_solutions(source, 1)
+        if found.solution is None:
+            raise InvalidInputError(f"--from {args.source}: the puzzle has no solution")
+        box, grid = source.box, found.solution
+    lines = []
+    for s in seeds:
+        p = generate(box, args.givens, seed=s, difficulty=args.difficulty,
+                     moves=args.moves, limit=limit, solution=grid)
+        note = f"  # {explain(p).rating}, {p.givens} givens" if args.rate else ""
+        lines.append(p.to_line() + note)
     text = "\n".join(lines) + "\n"
     if args.output:
         atomic_write_text(args.output, text)

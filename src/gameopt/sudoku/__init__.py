@@ -26,13 +26,13 @@ from gameopt.sudoku.formats import (
     write_puzzles,
 )
 from gameopt.sudoku.grid import Puzzle, PuzzleSet, format_grid, format_lines
+from gameopt.sudoku.techniques import RATINGS
 from gameopt.sudoku.verify import solution_problems, verify
 
 if TYPE_CHECKING:
     from gameopt.sudoku.exact import count_solutions
     from gameopt.sudoku.generator import generate
     from gameopt.sudoku.logic import (
-        RATINGS,
         Explanation,
         LogicStep,
         explain,
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 _LAZY = {**dict.fromkeys(["solve", "solve_set", "time_limit", "METHODS", "METHOD_CLOCK",
                           "SUDOKU_EVOLUTION", "SudokuSolution", "SetSolution", "warm"],
                          "methods"),
-         **dict.fromkeys(["explain", "hint", "Explanation", "LogicStep", "RATINGS",
+         **dict.fromkeys(["explain", "hint", "Explanation", "LogicStep",
                           "format_candidates"], "logic"),
          "count_solutions": "exact", "generate": "generator"}
 

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
-from gameopt.sudoku import _exact_kernel
+from gameopt.sudoku import _band_kernel, _exact_kernel
 from gameopt.sudoku.grid import Puzzle
 from gameopt.sudoku.outcome import CountedOutcome
 
@@ -114,6 +114,11 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
     appear most among its peers. A guess copies one level of ``n*n`` words; the last value
     of a cell reuses the level.
 
+    9x9 puzzles go to a kernel over digit planes split into bands of three rows (27
+    cells per machine word, :mod:`gameopt.sudoku._band_kernel`): the same propagation
+    and branching rule, each step a few word operations per digit, hidden singles and
+    locked candidates rescanned only for digits whose candidates changed.
+
     Sudoku is NP-complete for general ``n`` (Yato and Seta), so the worst case is
     exponential in the number of empty cells; a node costs at most O(n**3) word
     operations (``n*n`` cells, each with fewer than ``3n`` peers). Sparse puzzles above
@@ -190,7 +195,7 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
             for j, (k, g) in enumerate(zip(counts.tolist(), nodes.tolist(), strict=True))]
 
 
-def count_array(grids: npt.ArrayLike, box: int, limit: int = 2
+def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str = "auto"
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """Array form of :func:`count_many`: one puzzle per row, no per-puzzle objects.
 
@@ -202,6 +207,11 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2
         Box size 2..6.
     limit : int
         Stop each count at this many solutions (>= 1).
+    kernel : {"auto", "band", "cells"}
+        ``"band"``: the 9x9 digit-plane kernel; ``"cells"``: the kernel of every box
+        size, cell by cell; ``"auto"``: band for 9x9, cells otherwise. Both give the same
+        counts (and the same solution of a unique puzzle); nodes and the first of
+        several solutions may differ.
 
     Returns
     -------
@@ -214,9 +224,12 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2
     Raises
     ------
     InvalidInputError
-        Bad box size, shape, cell value or limit.
+        Bad box size, shape, cell value, limit or kernel.
     """
     _check_limit(limit)
+    if kernel not in ("auto", "band", "cells") or (kernel == "band" and box != 3):
+        raise InvalidInputError(
+            f"kernel {kernel!r}: expected 'auto', 'cells', or 'band' (9x9 only)")
     if isinstance(box, bool) or not isinstance(box, int) or not 2 <= box <= 6:
         raise InvalidInputError(f"box size must be an integer 2..6, got {box!r}")
     n = box * box
@@ -238,6 +251,12 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2
     counts = np.zeros(m, dtype=np.int64)
     solutions = np.zeros((m, ncell), dtype=np.int8)
     nodes = np.zeros(m, dtype=np.int64)
+    if box == 3 and kernel != "cells":
+        _band_kernel.solve_rows(grids8, min(int(limit), _MAX_LIMIT),
+                                np.empty(82 * _band_kernel.W, dtype=np.int64),
+                                np.empty(82, dtype=np.int64), np.empty(82, dtype=np.int64),
+                                counts, solutions, nodes)
+        return counts, solutions, nodes
     _exact_kernel.solver(box)(grids8, min(int(limit), _MAX_LIMIT), _USE_LOCKED, *_workspace(box),
                               counts, solutions, nodes)
     return counts, solutions, nodes
@@ -258,6 +277,8 @@ def _workspace(box: int) -> tuple[np.ndarray, ...]:
 def warm(box: int) -> None:
     """Compile (or load from numba's cache) the kernel for ``box`` outside any timing."""
     count_array(np.zeros((0, box ** 4), dtype=np.int8), box, 1)
+    if box == 3:
+        count_array(np.zeros((0, 81), dtype=np.int8), box, 1, kernel="cells")
 
 
 def _check_limit(limit: int) -> None:

@@ -9,20 +9,31 @@ puzzle unique.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core import Limit, StopRule, check_count
 from gameopt.core.rng import make_rng
-from gameopt.errors import InvalidInputError, SolverError
+from gameopt.errors import BudgetExhaustedError, InvalidInputError, SolverError
 from gameopt.sudoku.exact import count_array
 from gameopt.sudoku.grid import Puzzle
+from gameopt.sudoku.logic import RATINGS, explain
+from gameopt.sudoku.verify import solution_problems
 
-__all__ = ["generate", "min_givens", "default_givens", "random_grid"]
+__all__ = ["generate", "min_givens", "default_givens", "default_moves", "random_grid"]
 
 #: Smallest number of givens a unique puzzle can have, where it is known: 4 for 4x4,
 #: 17 for 9x9 (McGuire, Tugemann and Civario 2014). For larger grids ``n - 1`` is used,
 #: the trivial bound (two values absent from the givens could be swapped).
 _KNOWN_MIN = {2: 4, 3: 17}
+
+#: Swap moves of the walk towards fewer givens on 9x9 (see :func:`generate`).
+_DEFAULT_MOVES = 200
+
+#: Full grids tried for a difficulty when the limit sets no ``nodes``.
+_DIFFICULTY_TRIES = 2000
 
 #: Tries at completing random diagonal boxes before giving up (one is enough in practice).
 _FILL_TRIES = 20
@@ -42,7 +53,15 @@ def default_givens(box: int) -> int | None:
     return int(0.6 * box ** 4)
 
 
-def generate(box: int = 3, givens: int | None = None, seed: int | None = None) -> Puzzle:
+def default_moves(box: int) -> int:
+    """Swap moves of the walk towards fewer givens used when ``moves`` is None: 9x9
+    only (elsewhere removal alone; proving 16x16 and larger grids unique is slower)."""
+    return _DEFAULT_MOVES if box == 3 else 0
+
+
+def generate(box: int = 3, givens: int | None = None, seed: int | None = None, *,
+             difficulty: str | None = None, moves: int | None = None,
+             limit: Limit | None = None, solution: npt.ArrayLike | None = None) -> Puzzle:
     """A random puzzle of box size ``box`` with a unique solution.
 
     Parameters
@@ -57,27 +76,53 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None) -
         :func:`default_givens`.
     seed : int or None
         Seed of the random generator; the same seed gives the same puzzle.
+    difficulty : str or None
+        One of :data:`gameopt.sudoku.logic.RATINGS` (``"easy"``, ``"medium"``,
+        ``"hard"``, ``"expert"``...): the puzzle returned is rated exactly that by the
+        logical solver (:func:`gameopt.sudoku.logic.explain`). Random full grids are
+        tried until one's minimal puzzle has that rating, and the walk towards fewer
+        givens only moves to puzzles with that rating. None: any rating.
+    moves : int or None
+        Swap moves of the walk towards fewer givens, after removal (see Notes); None:
+        :func:`default_moves` (0 unless 9x9).
+    limit : Limit or None
+        Budget: ``nodes`` counts full grids tried for ``difficulty`` (default 2000),
+        ``time`` bounds the whole call; a walk cut by the time limit returns the best
+        puzzle so far. ``stop`` stops it the same way.
+    solution : array_like of int, shape (n*n,), optional
+        A full grid to carve the puzzle from (row-major values 1..n), for instance the
+        solution of a puzzle someone likes; every try then starts from it, with a new
+        removal order. None: a random grid per try.
 
     Returns
     -------
     Puzzle
-        With its solution attached (``puzzle.solution``) and a name recording box and
-        seed.
+        With its solution attached (``puzzle.solution``) and a name recording box, seed
+        and difficulty.
 
     Raises
     ------
     InvalidInputError
-        Box size not 2..6, ``givens`` outside ``min_givens(box) .. n*n``, or a bad seed.
+        Box size not 2..6, ``givens`` outside ``min_givens(box) .. n*n``, a bad seed,
+        an unknown ``difficulty``, a negative ``moves`` or a ``solution`` that is not a
+        full valid grid of box size ``box``.
+    BudgetExhaustedError
+        If no grid tried within ``limit`` gave a puzzle of the asked difficulty.
     SolverError
         If no random full grid could be completed (not expected to happen).
 
     Notes
     -----
-    Each removal is tried once, in a random order: a removal that breaks uniqueness
+    Removal tries each given once, in a random order: a removal that breaks uniqueness
     breaks it for every sparser puzzle too, so the result does not depend on when a
     removal is retried. That is ``n*n`` uniqueness proofs at most, batched a few at a
     time through :func:`gameopt.sudoku.exact.count_array` when removals start failing.
-    The full grids are not uniformly distributed over all Sudoku grids.
+    Random removal ends at about 24 givens on 9x9; the walk then makes ``moves``
+    -1+1 swaps, each blanking a random given and filling one of the empty cells that
+    restore uniqueness (one batch of about ``n*n`` proofs), then removing the givens
+    that became redundant: a walk over the minimal puzzles of one solution grid that
+    goes downhill whenever a swap frees a given. The full grids are not uniformly
+    distributed over all Sudoku grids, and the puzzles are biased towards few givens.
 
     References
     ----------
@@ -86,6 +131,8 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None) -
     .. [2] G. McGuire, B. Tugemann and G. Civario, "There is no 16-clue Sudoku: solving
        the Sudoku minimum number of clues problem via hitting set enumeration",
        Experimental Mathematics 23(2), 2014.
+    .. [3] G. Royle, "Minimum Sudoku", University of Western Australia, 2005 (17-clue
+       puzzles collected by -1+1 moves between minimal puzzles).
     """
     if isinstance(box, bool) or not isinstance(box, int) or not 2 <= box <= 6:
         raise InvalidInputError(f"generate: box size must be an integer 2..6, got {box!r}")
@@ -97,10 +144,59 @@ def generate(box: int = 3, givens: int | None = None, seed: int | None = None) -
         raise InvalidInputError(
             f"generate: givens must be an integer {min_givens(box)}..{ncell} for box {box}, "
             f"got {givens!r}")
+    if difficulty is not None and difficulty not in RATINGS:
+        raise InvalidInputError(f"generate: difficulty {difficulty!r}: expected one of "
+                                f"{', '.join(RATINGS)}")
+    steps = check_count(default_moves(box) if moves is None else moves, "generate: moves",
+                        minimum=0)
+    assert steps is not None
+    fixed = None if solution is None else _full_grid(solution, box)
     rng = make_rng(seed)
-    full = random_grid(box, rng)
-    cells = _remove_givens(full, box, int(target) if target is not None else 0, rng)
-    return Puzzle(box, cells, name=f"generated box={box} seed={seed}", solution=full)
+    rule = limit.start() if limit is not None else None
+    stop = 0 if target is None else int(target)
+    name = f"generated box={box} seed={seed}"
+    if difficulty is None:
+        full = random_grid(box, rng) if fixed is None else fixed
+        cells = _remove_givens(full, box, stop, rng)
+        cells = _walk(cells, full, box, stop, steps, rng, lambda _: True, rule)
+        return Puzzle(box, cells, name=name, solution=full)
+    tries = limit.nodes if limit is not None and limit.nodes is not None else _DIFFICULTY_TRIES
+    tried = 0
+    while tried < tries:
+        if rule is not None and rule.should_stop() is not None:
+            break
+        tried += 1
+        full = random_grid(box, rng) if fixed is None else fixed
+        cells = _remove_givens(full, box, stop, rng)
+        if _rating(cells, box, full) != difficulty:
+            continue
+
+        def same(cand: npt.NDArray[np.int8], _full: npt.NDArray[np.int8] = full) -> bool:
+            return _rating(cand, box, _full) == difficulty
+
+        cells = _walk(cells, full, box, stop, steps, rng, same, rule)
+        return Puzzle(box, cells, name=f"{name} difficulty={difficulty}", solution=full)
+    raise BudgetExhaustedError(
+        f"generate: no {difficulty} puzzle of box {box} in {tried} full grids tried")
+
+
+def _full_grid(solution: npt.ArrayLike, box: int) -> npt.NDArray[np.int8]:
+    """``solution`` as an int8 grid, checked to be a full valid grid of box ``box``."""
+    try:
+        grid = np.asarray(solution, dtype=np.int64).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"generate: solution is not an array of integers: {exc}"
+                                ) from None
+    problems = solution_problems(Puzzle(box, np.zeros(box ** 4, dtype=np.int8)), grid)
+    if problems:
+        raise InvalidInputError(f"generate: solution is not a full grid of box {box}: "
+                                f"{problems[0]}")
+    return grid.astype(np.int8)
+
+
+def _rating(cells: npt.NDArray[np.int8], box: int, full: npt.NDArray[np.int8]) -> str:
+    """The logical solver's rating of a unique puzzle."""
+    return explain(Puzzle(box, cells, solution=full)).rating
 
 
 def random_grid(box: int, rng: np.random.Generator) -> npt.NDArray[np.int8]:
@@ -133,12 +229,12 @@ def _shuffle(grid: npt.NDArray[np.int8], box: int, rng: np.random.Generator
     return np.ascontiguousarray(relabel[out])
 
 
-def _remove_givens(full: npt.NDArray[np.int8], box: int, target: int,
+def _remove_givens(cells: npt.NDArray[np.int8], box: int, target: int,
                    rng: np.random.Generator) -> npt.NDArray[np.int8]:
-    """Blank cells of ``full`` in random order while the puzzle stays unique."""
-    cells = full.copy()
-    order = rng.permutation(cells.size)
-    left = cells.size
+    """Blank givens of ``cells`` in random order while the puzzle stays unique."""
+    cells = cells.copy()
+    order = rng.permutation(np.flatnonzero(cells))
+    left = int(np.count_nonzero(cells))
     i = 0
     chunk = 1  # removals tried per kernel call; grows while removals keep failing
     while i < order.size and left > target:
@@ -156,4 +252,44 @@ def _remove_givens(full: npt.NDArray[np.int8], box: int, target: int,
         else:
             i += tries.size
             chunk = min(2 * chunk, 64)
+    return cells
+
+
+def _swap(cells: npt.NDArray[np.int8], full: npt.NDArray[np.int8], box: int,
+          rng: np.random.Generator) -> npt.NDArray[np.int8] | None:
+    """A -1+1 move: blank a random given, then fill a random empty cell (with its value
+    in ``full``) that makes the puzzle unique again; None when no cell does."""
+    base = cells.copy()
+    base[rng.choice(np.flatnonzero(cells))] = 0
+    empty = np.flatnonzero(base == 0)
+    batch = np.repeat(base[None, :], empty.size, axis=0)
+    batch[np.arange(empty.size), empty] = full[empty]
+    ok = empty[count_array(batch, box, limit=2)[0] == 1]
+    ok = ok[cells[ok] == 0]  # putting the blanked given back is no move
+    if not ok.size:
+        return None
+    cell = int(rng.choice(ok))
+    base[cell] = full[cell]
+    return base
+
+
+def _walk(cells: npt.NDArray[np.int8], full: npt.NDArray[np.int8], box: int, target: int,
+          moves: int, rng: np.random.Generator,
+          accept: Callable[[npt.NDArray[np.int8]], bool], rule: StopRule | None
+          ) -> npt.NDArray[np.int8]:
+    """Walk over minimal puzzles of solution ``full`` towards fewer givens.
+
+    Each of ``moves`` steps makes a -1+1 swap (:func:`_swap`), then blanks every given
+    that has become redundant; the result replaces ``cells`` when ``accept`` says so
+    (a walk on the plateau of equal givens, downhill when a given drops out).
+    """
+    for _ in range(moves):
+        if np.count_nonzero(cells) <= target or (rule is not None and rule.should_stop()):
+            break
+        moved = _swap(cells, full, box, rng)
+        if moved is None:
+            continue
+        moved = _remove_givens(moved, box, target, rng)
+        if accept(moved):
+            cells = moved
     return cells

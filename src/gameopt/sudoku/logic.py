@@ -46,6 +46,7 @@ from gameopt.errors import InvalidInputError, SolverError
 from gameopt.sudoku.exact import count_solutions
 from gameopt.sudoku.grid import Puzzle, cell_name
 from gameopt.sudoku.techniques import (
+    RATINGS,
     TIERS,
     Candidates,
     LogicStep,
@@ -56,9 +57,6 @@ from gameopt.sudoku.techniques import (
 
 __all__ = ["RATINGS", "Explanation", "LogicStep", "explain", "format_candidates", "hint",
            "next_step"]
-
-#: Every rating, easiest first: the technique tiers, then ``"guessing"``.
-RATINGS = (*TIERS, "guessing")
 
 
 @dataclass(frozen=True, eq=False)

@@ -31,11 +31,14 @@ import numpy.typing as npt
 
 from gameopt.sudoku.grid import cell_name, units
 
-__all__ = ["Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "applicable",
+__all__ = ["RATINGS", "Candidates", "LogicStep", "TECHNIQUES", "TIERS", "Technique", "applicable",
            "tier_of"]
 
 #: Difficulty tiers, easiest first (a puzzle's rating is the tier of its hardest step).
 TIERS = ("easy", "medium", "hard", "expert", "extreme")
+
+#: Every rating, easiest first: the technique tiers, then ``"guessing"``.
+RATINGS = (*TIERS, "guessing")
 
 _KINDS = ("row", "column", "box")
 _N = TypeVar("_N")
