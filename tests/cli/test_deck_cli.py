@@ -14,12 +14,20 @@ def test_build_on_embedded_data(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_method_choices_come_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    from gameopt.deck import METHODS
+    from gameopt.deck.solve import DECK_METHODS
 
     with pytest.raises(SystemExit):
         main(["deck", "build", "--cost", "200", "--method", "anneal"])
     err = capsys.readouterr().err
-    assert "choose from " + ", ".join(f"'{m}'" for m in METHODS) in err
+    assert "choose from " + ", ".join(f"'{m}'" for m in DECK_METHODS) in err
+
+
+def test_build_does_not_offer_tabu(capsys: pytest.CaptureFixture[str]) -> None:
+    """tabu is behind VDS under the game rules: deck mdp only (issue 16)."""
+    with pytest.raises(SystemExit) as e:
+        main(["deck", "build", "--cost", "200", "--method", "tabu"])
+    assert e.value.code == 2
+    assert "invalid choice: 'tabu'" in capsys.readouterr().err
 
 
 def test_build_prints_the_clock_of_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,9 +39,9 @@ def test_build_prints_the_clock_of_its_time_limit(capsys: pytest.CaptureFixture[
 
 def test_build_explains_binding_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "build", "--cost", "150", "--attribute", "god", "--leader", "1000",
-                 "--char-limit", "2", "--method", "tabu", "--time-limit", "0.5"]) == 0
+                 "--char-limit", "2", "--method", "hc", "--time-limit", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert "(leader)" in out and "tabu in" in out
+    assert "(leader)" in out and "hc in" in out
     assert "rule cost cap" in out and "rule attribute minimum" in out
     assert "binds" in out
 

@@ -11,7 +11,7 @@ from gameopt.cli.common import progress_for
 from gameopt.core.limit import Limit, check_count, check_finite, check_seconds
 from gameopt.core.table import format_table
 from gameopt.deck.problem import MAX_COST_CAP
-from gameopt.deck.solve import MDP_METHODS, METHODS
+from gameopt.deck.solve import DECK_METHODS, MDP_METHODS, METHODS
 from gameopt.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -44,13 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="two piece ids that may not be in one deck (a hard rule; repeat "
                    "for more pairs). Prefer it to a huge negative score")
     b.add_argument("--char-limit", type=int, default=1)
-    b.add_argument("--method", default="vds", choices=list(METHODS),
-                   help=_method_help(list(METHODS)))
+    b.add_argument("--method", default="vds", choices=list(DECK_METHODS),
+                   help=_method_help(DECK_METHODS) + " (tabu: deck mdp only)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="seconds on the method's clock (default: "
                    + ", ".join(f"{m.default_time:g} for {m.name}" for m in METHODS.values()
-                               if m.default_time is not None) + ", none for the others)")
+                               if m.default_time is not None and m.deck) + ", none for the others)")
     b.add_argument("--no-explain", action="store_true",
                    help="skip the binding-rule analysis (one rebuild per active rule)")
     b.add_argument("--synth-seed", type=int, default=0, help="seed of the synthetic data")
