@@ -100,6 +100,8 @@ def synth_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-unty
     (d / "binary.csv").write_bytes(bytes(range(256)) * 4)
     ids = read_pool(d / "pool.csv").ids[:2]
     np.savez(d / "strings.npz", ids=np.array(ids), R=np.array([["a", "b"], ["c", "d"]]))
+    for name, v in (("huge.npz", 3e38), ("blocked.npz", -1e30), ("nan.npz", np.nan)):
+        np.savez(d / name, ids=np.array(ids), R=np.array([[0, v], [v, 0]], np.float32))
     return d
 
 
@@ -116,6 +118,10 @@ def _one_line_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     (("binary.csv", "collection.csv", "decks.csv"), "pool {d}/binary.csv: not utf-8 text"),
     (("pool.csv", "collection.csv", "strings.npz"),
      "{d}/strings.npz: R: holds <U1 values, not numbers"),
+    # "score inf" with exit 0 / the greedy deck, before (issue 16)
+    (("pool.csv", "collection.csv", "huge.npz"), "row 0, column 1 is 3e+38; scores must be"),
+    (("pool.csv", "collection.csv", "blocked.npz"), "row 0, column 1 is -1e+30; scores must"),
+    (("pool.csv", "collection.csv", "nan.npz"), "row 0, column 1 is nan; scores must be"),
 ])
 def test_build_refuses_bad_files(files: tuple[str, str, str], message: str, synth_dir,  # type: ignore[no-untyped-def]
                                  capsys: pytest.CaptureFixture[str]) -> None:
