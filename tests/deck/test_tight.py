@@ -60,3 +60,19 @@ def test_default_method_reaches_the_proven_optimum_at_the_cheapest_decks(cap: in
     r = solve(p, "vds")
     assert r.score >= exact.score - 1e-6 * exact.score
     assert r.stats["fitting"] == exact.stats["fitting"]
+
+
+def test_restarts_under_a_tight_cap() -> None:
+    """Without a start: a seed per fitting piece and 3 restarts each; from a start (an
+    explanation's re-solve) the restarts asked for, not up to 1,000."""
+    from gameopt.deck.build import build_deck
+
+    rng = np.random.default_rng(5)
+    U = rng.random((40, 40))
+    cost = np.where(np.arange(40) < 10, 1, 5).astype(np.int32)
+    p = DeckProblem(((U + U.T) / 2).astype(np.float32), 5, cost=cost, cost_cap=5)
+    r = build_deck(p, "vds", restarts=2)
+    assert r.stats["fitting"] == 10 and r.stats["restarts"] == 3 * 10 + 1
+    assert set(r.deck) <= set(range(10))
+    again = build_deck(p, "vds", restarts=2, start=r.deck)
+    assert again.stats["restarts"] == 2 and again.score == pytest.approx(r.score)

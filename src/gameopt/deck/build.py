@@ -342,7 +342,7 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
                  progress: ProgressCallback | None) -> DeckResult:
     """:func:`build_deck` under a tight cap: on the fitting pieces only, every one of them
     a seed candidate and ``_TIGHT_RESTARTS`` restarts per piece (at most
-    ``_TIGHT_MAX_RESTARTS``), mapped back. A local optimum under a tight cap is mostly
+    ``_TIGHT_MAX_RESTARTS``; without ``start`` only), mapped back. A local optimum under a tight cap is mostly
     an archetype of cheap pieces that the few strongest seeds never reach; a scan of the
     fitting pieces costs a fraction of one over all of them."""
     rule = limit.start()
@@ -354,10 +354,11 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
     if sub_start is not None and min(sub_start) < 0:
         bad = deck_problems(problem, list(start or ()))
         raise InvalidInputError("start: " + "; ".join(bad or ["breaks the cost cap"]))
-    tight_restarts = max(restarts, min(_TIGHT_MAX_RESTARTS, _TIGHT_RESTARTS * m + 1))
-    r = build_deck(sub, method, seed=seed, restarts=tight_restarts, limit=limit, depth=depth,
-                   relax=relax, width=width, start=sub_start, seeds=max(seeds, m),
-                   progress=progress)
+    if start is None:  # from a given start (an explanation's re-solve): as asked
+        restarts = max(restarts, min(_TIGHT_MAX_RESTARTS, _TIGHT_RESTARTS * m + 1))
+        seeds = max(seeds, m)
+    r = build_deck(sub, method, seed=seed, restarts=restarts, limit=limit, depth=depth,
+                   relax=relax, width=width, start=sub_start, seeds=seeds, progress=progress)
     deck = tuple(sorted(int(keep[i]) for i in r.deck))
     stats = dict(r.stats, fitting=m)
     a_cost = 0 if problem.cost is None else int(problem.cost[list(deck)].sum())
@@ -403,9 +404,9 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         construction and from the best deck kicked by a few random swaps (iterated local
         search). ``tabu``: tabu runs, each after the first from the best deck kicked.
         Under a tight cost cap (at most 3/4 of the pieces fit any deck, see
-        :func:`fitting_pieces`) ``hc`` and ``vds`` search the fitting pieces only, every
-        one a seed candidate, with at least 3 restarts per fitting piece (at most 1,000;
-        ``stats["fitting"]`` says how many pieces fit).
+        :func:`fitting_pieces`) ``hc`` and ``vds`` search the fitting pieces only and,
+        without ``start``, seed from every one of them with at least 3 restarts per
+        fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit).
     limit : Limit, optional
         ``time`` (on ``clock``; CPU when no time is given): no new restart begins after
         it. ``target``: stop as soon as a deck scores at least ``target`` (minus 1e-6
