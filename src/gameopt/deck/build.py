@@ -342,9 +342,9 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
                  progress: ProgressCallback | None) -> DeckResult:
     """:func:`build_deck` under a tight cap: on the fitting pieces only, every one of them
     a seed candidate and ``_TIGHT_RESTARTS`` restarts per piece (at most
-    ``_TIGHT_MAX_RESTARTS``; without ``start`` only), mapped back. A local optimum under a tight cap is mostly
-    an archetype of cheap pieces that the few strongest seeds never reach; a scan of the
-    fitting pieces costs a fraction of one over all of them."""
+    ``_TIGHT_MAX_RESTARTS``; without ``start`` only), mapped back. A local optimum under
+    a tight cap is mostly an archetype of cheap pieces that the few strongest seeds never
+    reach; a scan of the fitting pieces costs a fraction of one over all of them."""
     rule = limit.start()
     sub = restrict(problem, keep)
     m = len(keep)
