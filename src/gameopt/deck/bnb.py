@@ -106,8 +106,8 @@ def _data(p: DeckProblem) -> _Data:
 
 
 class _Clock:
-    """The budget of one search: a stop rule started after the incumbent, the time limit
-    (``inf`` without one) and the progress callback."""
+    """The budget of one search: the run's stop rule (started before the incumbent) and
+    the progress callback."""
 
     def __init__(self, rule: StopRule, progress: ProgressCallback | None) -> None:
         self.rule = rule
@@ -116,6 +116,10 @@ class _Clock:
     def past(self, seconds: float) -> bool:
         """True once ``seconds`` are used (on the rule's clock), or a stop was requested."""
         return self.rule.stop_requested or self.rule.elapsed() >= seconds
+
+    def over(self) -> bool:
+        """True once the whole time limit is used, or a stop was requested."""
+        return self.rule.stop_requested or self.rule.deadline.expired()
 
     def report(self, task: str, done: int, total: int | None, best: float | None,
                **info: object) -> None:
@@ -159,7 +163,8 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
         under the cost cap (:func:`~gameopt.deck.build.fitting_pieces`). ``proven`` when
         the search finished: no deck scores more than ``score`` plus
         ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``bound`` is the largest
-        bound among the open nodes (capped by :func:`~gameopt.deck.exact.upper_bound`).
+        bound among the open nodes (:func:`~gameopt.deck.exact.upper_bound` when stopped
+        before the root's bound).
 
     Raises
     ------
@@ -201,15 +206,18 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     best = np.sort(where[deck0]).astype(np.int64)
     score0 = deck_score(problem, deck0)
     no_table = np.full((n + 1, k + 1), np.inf)
-    quick = (total if not table else _QUICK * total if limit.time is not None
-             else _QUICK_NO_LIMIT)
+    # phases end on the run's clock, after the hint: the quick search (its first chunk
+    # always runs, up to the whole limit), then the table until half the time left
+    quick = (total if not table else hint_seconds + (_QUICK * total if limit.time is not None
+                                                     else _QUICK_NO_LIMIT))
+    table_end = hint_seconds + 0.5 * (total - hint_seconds)
     with whole.watch() as flag:  # the kernels poll it: stopped on time, not after a chunk
         nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table, flag.array,
                                  reported=0)
         if st[TOP] >= 0 and table and not clock.rule.stop_requested:
             # not easy: build the table, search again from the incumbent
             mu = _mu(problem, seed)
-            V, table_nodes = _table(d, k, clock, 0.5 * total, flag.array, mu)
+            V, table_nodes = _table(d, k, clock, table_end, flag.array, mu)
             more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V,
                                     flag.array, mu, reported=nodes + table_nodes)
             nodes += table_nodes + more
@@ -224,9 +232,9 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     else:  # frame 0's node holds every open node; frame j < top covers frame j + 1
         top = int(st[TOP])
         open_bound = float(fb[0] if top == 0 else fb[:top].max())
-        if top == 0 and open_bound == -np.inf:  # stopped before the root's bound
-            open_bound = np.inf
-        ub = min(upper_bound(problem), max(score, open_bound))
+        if top == 0 and open_bound == -np.inf:  # stopped before the root's bound:
+            open_bound = upper_bound(problem)  # O(n²), so only then (past the limit)
+        ub = max(score, open_bound)
         ub = max(ub, score)  # rounding only: both bounds are valid and the deck keeps the rules
     cost = 0 if full.cost is None else int(full.cost[deck].sum())
     stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds,
@@ -345,10 +353,12 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _C
         bnb_kernel._add(d.R, t, g, cc, st, fs, chosen, rules)
     fp[0] = d.n_must
     nodes = 0
-    while st[TOP] >= 0 and not clock.past(seconds):
+    while st[TOP] >= 0 and not clock.over():  # a phase's first chunk always runs
         nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, rules, g, cc, st, fs, chosen, best,
                                        fp, fph, fb, fz, fk, dead, kst, _chunk(n), flag))
         clock.report("bnb", reported + nodes, None, float(fs[BEST]))
+        if clock.past(seconds):
+            break
     return nodes, st, fs, fb
 
 
