@@ -51,9 +51,10 @@ class Method:
         The keyword options :func:`solve` passes on to it.
     deck : bool
         Front ends offer it for decks under game rules (``gameopt deck build``, the deck
-        API). ``tabu`` is not: under rules it is behind VDS at equal CPU time (see
-        ``benchmarks/bench_deck_quality.py``), so it is kept for MDP instances only;
-        :func:`solve` still runs it on any problem.
+        API). ``tabu`` is not: on the stress instances (cap 200, with and without 10 God
+        pieces and a leader) it stays far below VDS at equal CPU time, and its default
+        run takes seconds (``benchmarks/bench_deck_quality.py``); it is kept for MDP
+        instances. :func:`solve` still runs it on any problem.
     """
 
     name: str
