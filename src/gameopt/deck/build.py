@@ -49,6 +49,7 @@ _PRICE_STEPS = 10  # bisections of the cap's price (the order is robust to a fac
 _TIGHT = 0.75
 _TIGHT_RESTARTS = 3  # restarts per fitting piece under a tight cap (after one seed each)
 _TIGHT_MAX_RESTARTS = 1000
+_POLISH_RUNS, _POLISH_STALL = 4, 1000  # vds under a tight cap: tabu runs from its deck
 
 
 class _Arrays:
@@ -359,8 +360,16 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
         seeds = max(seeds, m)
     r = build_deck(sub, method, seed=seed, restarts=restarts, limit=limit, depth=depth,
                    relax=relax, width=width, start=sub_start, seeds=seeds, progress=progress)
-    deck = tuple(sorted(int(keep[i]) for i in r.deck))
     stats = dict(r.stats, fitting=m)
+    if method == "vds" and start is None and not rule.should_stop():
+        # a short tabu polish: under a tight cap the swaps between decks of equal cost
+        # form plateaus that tabu crosses and a hill climber does not
+        t = build_deck(sub, "tabu", seed=seed, restarts=_POLISH_RUNS, stall=_POLISH_STALL,
+                       limit=limit, start=r.deck)
+        stats["polish_gain"] = max(0.0, t.score - r.score)
+        if t.score > r.score:
+            r = t
+    deck = tuple(sorted(int(keep[i]) for i in r.deck))
     a_cost = 0 if problem.cost is None else int(problem.cost[list(deck)].sum())
     res = DeckResult(deck, deck_score(problem, deck), a_cost, method, rule.elapsed(),
                      rule.clock, stats=stats)
@@ -406,7 +415,9 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         Under a tight cost cap (at most 3/4 of the pieces fit any deck, see
         :func:`fitting_pieces`) ``hc`` and ``vds`` search the fitting pieces only and,
         without ``start``, seed from every one of them with at least 3 restarts per
-        fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit).
+        fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit);
+        ``vds`` then polishes its deck by 4 tabu runs of stall 1,000 on those pieces
+        (``stats["polish_gain"]``).
     limit : Limit, optional
         ``time`` (on ``clock``; CPU when no time is given): no new restart begins after
         it. ``target``: stop as soon as a deck scores at least ``target`` (minus 1e-6
