@@ -13,6 +13,12 @@ Same measurement and tables as :mod:`bench_deck_vds` (long-run reference, greedy
 VDS over ``--runs`` run seeds, CPU ms and score against the reference).
 
 Run: ``python benchmarks/bench_deck_vds_stress.py --data-seeds 200-209 --runs 3 --long 8``.
+
+Tight caps (``--tight 80-90``): the embedded synthetic data (``synthetic_data(0)``, as
+``gameopt deck build --cost N`` uses it) under cost caps N near its cheapest deck (80:
+sixteen pieces of cost 5), one piece per character. Each row: the pieces that fit some
+deck under the cap, the branch and bound's deck (proven optimal, or its bound, within
+``--bnb`` CPU s), and greedy / hc / VDS with their default settings (score, CPU ms).
 """
 
 from __future__ import annotations
@@ -23,9 +29,11 @@ import sys
 import numpy as np
 
 import bench_deck_vds as base
-from gameopt.deck import DeckProblem, Rules, to_problem
+from gameopt.core import Limit
+from gameopt.core.table import format_table
+from gameopt.deck import DeckProblem, Rules, solve, to_problem
 from gameopt.deck.scores import deck_scores
-from gameopt.deck.synth import synthesize
+from gameopt.deck.synth import synthesize, synthetic_data
 
 
 def stress_instances(seed: int) -> list[tuple[str, DeckProblem]]:
@@ -43,12 +51,49 @@ def stress_instances(seed: int) -> list[tuple[str, DeckProblem]]:
     return [(name, to_problem(pool, coll, rules, scores)[0]) for name, rules in sets]
 
 
+def tight_instances(caps: range) -> list[tuple[str, DeckProblem]]:
+    """The embedded synthetic data under each cost cap of ``caps`` (one piece per
+    character, the CLI's default)."""
+    pool, coll, scores = synthetic_data(0)
+    return [(f"cost {c}", to_problem(pool, coll, Rules(cost_cap=c), scores)[0])
+            for c in caps]
+
+
+def tight_table(caps: range, bnb_s: float) -> None:
+    """Greedy / hc / VDS (defaults) against the branch and bound's proven optimum."""
+    rows = []
+    methods = ("greedy", "hc", "vds")
+    for name, p in tight_instances(caps):
+        for m in methods:
+            solve(p, m, seed=0)  # loaded kernels, first-call costs paid
+        ref = solve(p, "bnb", limit=Limit(time=bnb_s, clock="cpu"))
+        line: list[object] = [name, ref.stats["fitting"], f"{ref.score:.3f}",
+                              "proven" if ref.proven else f"bound {ref.bound:.3f}",
+                              f"{ref.seconds:.1f}"]
+        for m in methods:
+            r = solve(p, m, seed=0)
+            line.append(f"{r.score:.3f} ({r.seconds * 1000:.0f} ms)"
+                        + (" =" if r.score >= ref.score - 1e-6 * abs(ref.score) else ""))
+        rows.append(line)
+        print(" ".join(map(str, line)), file=sys.stderr, flush=True)
+    print(format_table(["instance", "fitting pieces", "bnb", "bnb status", "bnb CPU s"]
+                       + [f"{m} [baseline]" if m == "greedy" else m for m in methods],
+                       rows))
+    print("= : reaches the branch and bound's deck")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data-seeds", default="200-209", metavar="A-B")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--long", type=float, default=8.0, help="CPU s of the reference run")
+    ap.add_argument("--tight", metavar="A-B", help="the tight-cap table for caps A..B")
+    ap.add_argument("--bnb", type=float, default=20.0, help="CPU s of each bnb (--tight)")
     args = ap.parse_args()
+    if args.tight:
+        lo, _, hi = args.tight.partition("-")
+        tight_table(range(int(lo), int(hi or lo) + 1), args.bnb)
+        return 0
     warm = base.instances
     # measure() builds its instances through base.instances; its warm-up (seed 99)
     # stays the base set

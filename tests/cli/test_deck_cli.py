@@ -14,12 +14,20 @@ def test_build_on_embedded_data(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_method_choices_come_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    from gameopt.deck import METHODS
+    from gameopt.deck.solve import DECK_METHODS
 
     with pytest.raises(SystemExit):
         main(["deck", "build", "--cost", "200", "--method", "anneal"])
     err = capsys.readouterr().err
-    assert "choose from " + ", ".join(f"'{m}'" for m in METHODS) in err
+    assert "choose from " + ", ".join(f"'{m}'" for m in DECK_METHODS) in err
+
+
+def test_build_does_not_offer_tabu(capsys: pytest.CaptureFixture[str]) -> None:
+    """tabu is behind VDS under the game rules: deck mdp only (issue 16)."""
+    with pytest.raises(SystemExit) as e:
+        main(["deck", "build", "--cost", "200", "--method", "tabu"])
+    assert e.value.code == 2
+    assert "invalid choice: 'tabu'" in capsys.readouterr().err
 
 
 def test_build_prints_the_clock_of_its_time_limit(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,9 +39,9 @@ def test_build_prints_the_clock_of_its_time_limit(capsys: pytest.CaptureFixture[
 
 def test_build_explains_binding_rules(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["deck", "build", "--cost", "150", "--attribute", "god", "--leader", "1000",
-                 "--char-limit", "2", "--method", "tabu", "--time-limit", "0.5"]) == 0
+                 "--char-limit", "2", "--method", "hc", "--time-limit", "0.5"]) == 0
     out = capsys.readouterr().out
-    assert "(leader)" in out and "tabu in" in out
+    assert "(leader)" in out and "hc in" in out
     assert "rule cost cap" in out and "rule attribute minimum" in out
     assert "binds" in out
 
@@ -92,6 +100,8 @@ def synth_dir(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-unty
     (d / "binary.csv").write_bytes(bytes(range(256)) * 4)
     ids = read_pool(d / "pool.csv").ids[:2]
     np.savez(d / "strings.npz", ids=np.array(ids), R=np.array([["a", "b"], ["c", "d"]]))
+    for name, v in (("huge.npz", 3e38), ("blocked.npz", -1e30), ("nan.npz", np.nan)):
+        np.savez(d / name, ids=np.array(ids), R=np.array([[0, v], [v, 0]], np.float32))
     return d
 
 
@@ -108,6 +118,10 @@ def _one_line_error(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     (("binary.csv", "collection.csv", "decks.csv"), "pool {d}/binary.csv: not utf-8 text"),
     (("pool.csv", "collection.csv", "strings.npz"),
      "{d}/strings.npz: R: holds <U1 values, not numbers"),
+    # "score inf" with exit 0 / the greedy deck, before (issue 16)
+    (("pool.csv", "collection.csv", "huge.npz"), "row 0, column 1 is 3e+38; scores must be"),
+    (("pool.csv", "collection.csv", "blocked.npz"), "row 0, column 1 is -1e+30; scores must"),
+    (("pool.csv", "collection.csv", "nan.npz"), "row 0, column 1 is nan; scores must be"),
 ])
 def test_build_refuses_bad_files(files: tuple[str, str, str], message: str, synth_dir,  # type: ignore[no-untyped-def]
                                  capsys: pytest.CaptureFixture[str]) -> None:

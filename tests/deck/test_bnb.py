@@ -11,6 +11,7 @@ from gameopt.core import Limit, Progress
 from gameopt.deck import bnb
 from gameopt.deck._bnb_kernel import BEST, DONE, TOP
 from gameopt.deck.bnb import _data, _search_reference, solve_bnb
+from gameopt.deck.build import build_deck, fitting_pieces, restrict
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.verify import is_feasible
 from gameopt.errors import InfeasibleError, InvalidInputError
@@ -31,6 +32,9 @@ def _problem(seed: int, n: int, size: int, *, rules: bool = True) -> DeckProblem
                        attribute=(rng.random(n) < 0.5).astype(np.int8),
                        attribute_min=size // 3, must=(int(rng.integers(n)),) if seed % 3 else (),
                        leader_scores=rng.random(n).astype(np.float32))
+
+
+_NO_STOP = np.zeros(1, dtype=np.uint8)
 
 
 def _clock() -> bnb._Clock:
@@ -66,19 +70,23 @@ def test_kernel_matches_plain_reference_node_for_node(seed: int) -> None:
         return
     worst = min(decks, key=lambda d: deck_score(p, d))
     r = solve_bnb(p, hint=worst, table=False)
-    best, deck, nodes = _search_reference(_data(p), p.size, deck_score(p, worst))
+    # solve_bnb searches the pieces that fit some deck under the cap: so does the reference
+    keep = fitting_pieces(p)
+    assert r.stats["fitting"] == len(keep)
+    q = restrict(p, keep)
+    best, deck, nodes = _search_reference(_data(q), q.size, deck_score(p, worst))
     assert r.stats["nodes"] == nodes
     assert best == pytest.approx(r.score, abs=1e-9)
-    d = _data(p)
     if deck:
-        assert sorted(int(i) for i in d.order[deck]) == list(r.deck)
+        assert sorted(int(keep[i]) for i in _data(q).order[deck]) == list(r.deck)
+    d = _data(p)
     # with a Russian-doll table (and a cost price): the same tree in both
     mu = 0.05 * seed
-    V, _ = bnb._table(d, p.size, _clock(), 60, mu, max_r=p.size - 1)
+    V, _ = bnb._table(d, p.size, _clock(), 60, _NO_STOP, mu, max_r=p.size - 1)
     where = np.empty(p.n, dtype=np.int64)
     where[d.order] = np.arange(p.n)
     inc = np.sort(where[list(worst)]).astype(np.int64)
-    kn, st, fs, _ = bnb._run(d, p.size, inc, deck_score(p, worst), _clock(), 60, V, mu)
+    kn, st, fs, _ = bnb._run(d, p.size, inc, deck_score(p, worst), _clock(), 60, V, _NO_STOP, mu)
     best2, _, nodes2 = _search_reference(d, p.size, deck_score(p, worst), V, mu)
     assert st[TOP] == DONE and kn == nodes2
     assert best2 == pytest.approx(fs[BEST], abs=1e-9) == pytest.approx(best, abs=1e-9)
@@ -89,7 +97,7 @@ def test_russian_doll_table_equals_brute_force(seed: int) -> None:
     p = _problem(70 + seed, 11, 5, rules=False)
     d = _data(p)
     mu = 0.1 * seed
-    V, _ = bnb._table(d, p.size, _clock(), 60, mu, max_r=p.size - 1)
+    V, _ = bnb._table(d, p.size, _clock(), 60, _NO_STOP, mu, max_r=p.size - 1)
     R = d.R
     for q in range(p.n + 1):
         for r in range(p.size):
@@ -113,19 +121,30 @@ def test_pausing_every_few_nodes_changes_nothing(monkeypatch: pytest.MonkeyPatch
                                                                    whole.stats['nodes'])
 
 
-def test_time_out_gives_a_valid_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_time_out_gives_a_valid_bound() -> None:
     p = _problem(5, 18, 6, rules=False)
     opt = max(deck_score(p, d) for d in _feasible(p))
     worst = min(_feasible(p), key=lambda d: deck_score(p, d))
-    monkeypatch.setattr(bnb, "_CHUNK", 2)
-    # stops after one chunk
+    # the time is up before the first node: no node, the cheap bound
     r = solve_bnb(p, hint=worst, limit=Limit(time=1e-9, clock="cpu"), table=False)
-    assert not r.proven and r.stats["nodes"] == 2
+    assert not r.proven and r.stats["nodes"] == 0 and r.stats["stop"] == "time"
     assert r.bound >= opt - 1e-9 and r.gap >= 0
-    # then the table stops after a chunk too (its rows left unknown), then the search
-    r = solve_bnb(p, hint=worst, limit=Limit(time=1e-9, clock="cpu"))
-    assert not r.proven and 4 < r.stats["nodes"] < 20
-    assert r.bound >= opt - 1e-9 and r.gap >= 0
+    r = solve_bnb(p, limit=Limit(time=1e-9, clock="cpu"))  # the VDS hint counts too
+    assert not r.proven and r.stats["nodes"] == 0
+    assert r.bound >= opt - 1e-9 and r.score <= opt + 1e-9
+
+
+def test_time_limit_stops_inside_a_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernel polls the watchdog's flag: a chunk longer than the whole search no
+    longer runs to the end past the deadline (it used to: checks between chunks only)."""
+    rng = np.random.default_rng(1)
+    U = rng.random((70, 70))
+    p = DeckProblem(((U + U.T) / 2).astype(np.float32), 14)
+    monkeypatch.setattr(bnb, "_CHUNK", 10**15)
+    hint = build_deck(p, "vds").deck  # the kernels loaded before the clock starts
+    r = solve_bnb(p, hint=hint, limit=Limit(time=0.5, clock="cpu"), table=False)
+    assert not r.proven and r.stats["stop"] == "time" and r.stats["nodes"] > 0
+    assert r.bound is not None and r.bound >= r.score
 
 
 def test_bad_arguments() -> None:
@@ -156,5 +175,5 @@ def test_stop_flag_ends_the_search(monkeypatch: pytest.MonkeyPatch) -> None:
     flag = StopFlag()
     flag.set()
     monkeypatch.setattr(bnb, "_CHUNK", 2)
-    r = solve_bnb(p, limit=Limit(stop=flag))  # one chunk, then no table
-    assert not r.proven and r.stats["stop"] == "requested" and r.stats["nodes"] == 2
+    r = solve_bnb(p, limit=Limit(stop=flag))  # no node, no table
+    assert not r.proven and r.stats["stop"] == "requested" and r.stats["nodes"] == 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -64,3 +65,61 @@ def test_cap_at_the_cheapest_deck_has_a_valid_bound() -> None:
     assert int(p.cost[deck].sum()) == 80
     ub = upper_bound(p)
     assert deck_score(p, deck) <= ub < 60  # CP-SAT proves 43.67; the bound is 51.0
+
+
+@st.composite
+def tight_rule_problems(draw: st.DrawFn) -> DeckProblem:
+    """Like :func:`tight_problems`, with characters (limit 1), an attribute minimum and
+    sometimes a must-include piece: the bounds relax these rules."""
+    p = draw(tight_problems())
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n, k = p.n, p.size
+    character = rng.integers(0, max(k + 1, n - 3), n).astype(np.int32)
+    attribute = (rng.random(n) < 0.5).astype(np.int8)
+    must = (int(rng.integers(n)),) if draw(st.booleans()) else ()
+    return DeckProblem(p.R, k, cost=p.cost, cost_cap=p.cost_cap, character=character,
+                       char_limit=1, attribute=attribute,
+                       attribute_min=draw(st.integers(0, 2)), must=must,
+                       leader_scores=p.leader_scores)
+
+
+def _rule_optimum(p: DeckProblem) -> float | None:
+    from gameopt.deck.verify import is_feasible
+
+    scores = [deck_score(p, d) for d in itertools.combinations(range(p.n), p.size)
+              if is_feasible(p, list(d))]
+    return max(scores) if scores else None
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tight_rule_problems())
+def test_bounds_hold_under_every_rule_and_a_cut_search(p: DeckProblem) -> None:
+    """Every bound printed (bnb proven, bnb stopped before its first node, exact, the
+    cheap bound, the explanation's) is at least every deck any method found, and the
+    brute-force optimum."""
+    from gameopt.core import Limit
+    from gameopt.deck.explain import LeaderPart, _relaxations, binding_rules
+    from gameopt.errors import InfeasibleError
+
+    best = _rule_optimum(p)
+    if best is None:
+        with pytest.raises(InfeasibleError):
+            solve(p, "vds")
+        return
+    slack = 1e-9 * max(1.0, abs(best))
+    assert upper_bound(p) >= best - slack
+    results = [solve(p, m, seed=0) for m in METHODS]
+    results.append(solve(p, "bnb", limit=Limit(time=1e-9, clock="cpu")))
+    found = max(r.score for r in results)
+    assert found <= best + slack
+    for r in results:
+        if r.bound is not None:
+            assert r.bound >= best - slack, (r.method, r.bound, best)
+            assert r.bound >= found - slack, (r.method, r.bound, found)
+    deck = max(results, key=lambda r: r.score).deck
+    base = deck_score(p, deck)
+    for (_, _, q), e in zip(_relaxations(p, deck, LeaderPart()),
+                            binding_rules(p, deck, method="bnb"), strict=True):
+        relaxed = _rule_optimum(q)
+        assert relaxed is not None and e.bound is not None
+        assert base + e.gain <= relaxed + slack <= base + e.bound + 2 * slack

@@ -9,7 +9,7 @@ from gameopt.core import Limit, Outcome, Progress, StopFlag
 from gameopt.deck import METHODS, DeckProblem, DeckResult, solve
 from gameopt.deck.build import build_deck
 from gameopt.deck.mdp import solve_mdp
-from gameopt.deck.solve import MDP_METHODS
+from gameopt.deck.solve import DECK_METHODS, MDP_METHODS
 from gameopt.deck.verify import is_feasible
 from gameopt.errors import InvalidInputError
 
@@ -26,6 +26,7 @@ def _problem(seed: int = 0, n: int = 30, size: int = 6) -> DeckProblem:
 def test_registry_lists_every_method_once() -> None:
     assert list(METHODS) == ["greedy", "hc", "vds", "tabu", "exact", "bnb"]
     assert MDP_METHODS == ("hc", "vds", "tabu")
+    assert DECK_METHODS == ("greedy", "hc", "vds", "exact", "bnb")
     assert {m.clock for m in METHODS.values()} == {"cpu", "wall"}
     assert [m.name for m in METHODS.values() if m.exact] == ["exact", "bnb"]
 

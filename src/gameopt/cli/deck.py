@@ -11,11 +11,12 @@ from gameopt.cli.common import progress_for
 from gameopt.core.limit import Limit, check_count, check_finite, check_seconds
 from gameopt.core.table import format_table
 from gameopt.deck.problem import MAX_COST_CAP
-from gameopt.deck.solve import MDP_METHODS, METHODS
+from gameopt.deck.solve import DECK_METHODS, MDP_METHODS, METHODS
 from gameopt.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from gameopt.deck import DeckProblem, DeckResult
+    from gameopt.deck.explain import RuleEffect
     from gameopt.deck.pool import Pool
 
 __all__ = ["register"]
@@ -44,15 +45,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="two piece ids that may not be in one deck (a hard rule; repeat "
                    "for more pairs). Prefer it to a huge negative score")
     b.add_argument("--char-limit", type=int, default=1)
-    b.add_argument("--method", default="vds", choices=list(METHODS),
-                   help=_method_help(list(METHODS)))
+    b.add_argument("--method", default="vds", choices=list(DECK_METHODS),
+                   help=_method_help(DECK_METHODS) + " (tabu: deck mdp only)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="seconds on the method's clock (default: "
                    + ", ".join(f"{m.default_time:g} for {m.name}" for m in METHODS.values()
-                               if m.default_time is not None) + ", none for the others)")
+                               if m.default_time is not None and m.deck) + ", none for the others)")
     b.add_argument("--no-explain", action="store_true",
-                   help="skip the binding-rule analysis (one rebuild per active rule)")
+                   help="skip the binding-rule analysis (each active rule dropped in turn "
+                   "and the problem re-solved by the same method, within the search's "
+                   "time)")
     b.add_argument("--synth-seed", type=int, default=0, help="seed of the synthetic data")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     b.set_defaults(func=cmd_build)
@@ -126,7 +129,7 @@ def _how(r: DeckResult) -> str:
 
 def cmd_build(args: argparse.Namespace) -> int:
     from gameopt.deck import Rules, load_data, solve, to_problem
-    from gameopt.deck.explain import binding_rules, deck_totals
+    from gameopt.deck.explain import binding_rules, deck_totals, leader_part
     from gameopt.deck.synth import synthetic_data
 
     if args.pool:
@@ -153,18 +156,32 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"\nscore {res.score:.3f}, cost {total_cost}/{args.cost}, attributes "
           + ", ".join(f"{a} {n}" for a, n in attrs.items()) + f"; {_how(res)}")
     if not args.no_explain:
-        for e in binding_rules(problem, res.deck, seed=args.seed):
-            verdict = (f"binds: +{e.gain:.3f} without it" if e.binds
-                       else "does not bind (no better deck without it)")
-            print(f"rule {e.rule} ({e.usage}): {verdict}")
+        # the same method, within the search's own time (shared out over the rules)
+        budget = Limit(time=max(res.seconds, 1e-3),
+                       clock="wall" if res.clock == "wall" else "cpu")
+        for e in binding_rules(problem, res.deck, seed=args.seed, method=args.method,
+                               limit=budget, leader=leader_part(pool, rules)):
+            print(f"rule {e.rule} ({e.usage}): {_verdict(e)}")
     return 0
+
+
+def _verdict(e: RuleEffect) -> str:
+    """A rule line's verdict: the gain, and whether it is proven, bounded or an estimate."""
+    if e.bound is not None and not e.estimate:
+        return (f"binds: +{e.gain:.3f} without it (proven by {e.method})" if e.binds
+                else f"does not bind (proven by {e.method})")
+    if e.bound is not None:
+        return (f"+{e.gain:.3f} to +{e.bound:.3f} without it ({e.method} re-solve and "
+                "bound)")
+    return (f"binds: +{e.gain:.3f} without it (estimate: a {e.method} re-solve)" if e.binds
+            else f"does not bind as far as a {e.method} re-solve finds (an estimate)")
 
 
 def _print_deck(problem: DeckProblem, chosen: Sequence[int], ids: Sequence[int], pool: Pool,
                 args: argparse.Namespace) -> None:
-    from gameopt.deck.explain import contributions
+    from gameopt.deck.explain import deck_shares
 
-    share = contributions(problem, chosen)
+    share, lead_share = deck_shares(problem, chosen)
     rows: list[list[object]] = []
     for k, i in enumerate(chosen):
         piece = pool[ids[i]]
@@ -172,7 +189,8 @@ def _print_deck(problem: DeckProblem, chosen: Sequence[int], ids: Sequence[int],
                      round(float(share[k]), 3)])
     if args.leader is not None:
         lp = pool[args.leader]
-        rows.insert(0, [lp.id, lp.name + " (leader)", lp.attribute, lp.cost, "-"])
+        rows.insert(0, [lp.id, lp.name + " (leader)", lp.attribute, lp.cost,
+                        round(lead_share, 3)])
     print(format_table(["id", "name", "attribute", "cost", "contribution"], rows))
 
 

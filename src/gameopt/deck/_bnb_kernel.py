@@ -275,13 +275,14 @@ def _pop(dead, kst, st, fk, d):
         dead[kst[st[KILLED]]] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # the watchdog thread runs meanwhile
 def search(R: np.ndarray, P: np.ndarray, V: np.ndarray, mu: float, k: int,
            rules: RuleArrays, g: np.ndarray, cc: np.ndarray, st: np.ndarray, fs: np.ndarray,
            chosen: np.ndarray, best: np.ndarray, fp: np.ndarray, fph: np.ndarray,
            fb: np.ndarray, fz: np.ndarray, fk: np.ndarray, dead: np.ndarray, kst: np.ndarray,
-           max_nodes: int) -> int:
-    """Run the depth-first search for at most ``max_nodes`` nodes; returns the count.
+           max_nodes: int, flag: np.ndarray) -> int:
+    """Run the depth-first search for at most ``max_nodes`` nodes, or until ``flag[0]``
+    (uint8, polled before every node) is set; returns the count.
 
     ``R`` float64 (n, n) and ``P`` int32 (n, n) (each row's partners by descending score)
     in branching order; ``V`` float64 (n + 1, k + 1) the Russian-doll table (``inf``: none)
@@ -302,6 +303,8 @@ def search(R: np.ndarray, P: np.ndarray, V: np.ndarray, mu: float, k: int,
     nodes = 0
     d = st[TOP]
     while d >= 0 and nodes < max_nodes:
+        if flag[0] != 0:
+            break
         p = fp[d]
         if fph[d] == 1:  # back from the include child: undo, then the exclude child
             _remove(R, p, g, cc, st, rules)

@@ -34,7 +34,7 @@ from gameopt.core.stop import StopRule
 from gameopt.deck import _bnb_kernel as bnb_kernel
 from gameopt.deck._bnb_kernel import BEST, DONE, TOL, TOP
 from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
-from gameopt.deck.build import build_deck, start_deck
+from gameopt.deck.build import build_deck, fitting_pieces, restrict, start_deck
 from gameopt.deck.exact import upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
@@ -106,8 +106,8 @@ def _data(p: DeckProblem) -> _Data:
 
 
 class _Clock:
-    """The budget of one search: a stop rule started after the incumbent, the time limit
-    (``inf`` without one) and the progress callback."""
+    """The budget of one search: the run's stop rule (started before the incumbent) and
+    the progress callback."""
 
     def __init__(self, rule: StopRule, progress: ProgressCallback | None) -> None:
         self.rule = rule
@@ -116,6 +116,10 @@ class _Clock:
     def past(self, seconds: float) -> bool:
         """True once ``seconds`` are used (on the rule's clock), or a stop was requested."""
         return self.rule.stop_requested or self.rule.elapsed() >= seconds
+
+    def over(self) -> bool:
+        """True once the whole time limit is used, or a stop was requested."""
+        return self.rule.stop_requested or self.rule.deadline.expired()
 
     def report(self, task: str, done: int, total: int | None, best: float | None,
                **info: object) -> None:
@@ -132,9 +136,11 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     ----------
     problem : DeckProblem
     limit : Limit, optional
-        ``time``: seconds on ``clock`` (CPU when no time is given) for the search, checked
-        every 2·10⁷/n nodes (at most 200,000), the VDS hint excluded. ``stop``: an outside
-        request, seen at the same checks. No time: until proven.
+        ``time``: seconds on ``clock`` (CPU when no time is given) for the whole run, the
+        VDS hint included; the search kernels poll a stop flag that a watchdog sets at
+        the deadline (:meth:`~gameopt.core.stop.StopRule.watch`), so they stop within
+        one node of it. ``stop``: an outside request, seen the same way. No time: until
+        proven.
     hint : sequence of int, optional
         A feasible deck, the first incumbent; default: a VDS deck.
     seed : int or None
@@ -153,10 +159,12 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     DeckResult
         ``seconds`` on the limit's clock, the VDS hint included
         (``stats["hint_seconds"]``); ``stats["nodes"]`` search nodes (the table's
-        included). ``proven`` when the search finished: no deck scores more than
-        ``score`` plus ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``bound``
-        is the largest bound among the open nodes (capped by
-        :func:`~gameopt.deck.exact.upper_bound`).
+        included); ``stats["fitting"]`` the pieces searched: those that fit some deck
+        under the cost cap (:func:`~gameopt.deck.build.fitting_pieces`). ``proven`` when
+        the search finished: no deck scores more than ``score`` plus
+        ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``bound`` is the largest
+        bound among the open nodes (:func:`~gameopt.deck.exact.upper_bound` when stopped
+        before the root's bound).
 
     Raises
     ------
@@ -176,9 +184,20 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     if limit.time is None and limit.clock != "cpu":
         limit = dataclasses.replace(limit, clock="cpu")
     whole = limit.start()
-    deck0 = start_deck(problem, hint, seed=seed, restarts=16, where="solve_bnb")
+    deck0 = start_deck(problem, hint, seed=seed, restarts=16, where="solve_bnb",
+                       limit=dataclasses.replace(limit, stop=whole.flag))
     hint_seconds = whole.elapsed()
-    clock = _Clock(limit.start(), progress)
+    # Pieces that fit no deck under the cost cap are left out (the same best deck)
+    keep = fitting_pieces(problem)
+    full = problem
+    if len(keep) < problem.n and set(deck0) <= set(keep.tolist()):
+        problem = restrict(problem, keep)
+        new = np.full(full.n, -1, dtype=np.int64)
+        new[keep] = np.arange(len(keep))
+        deck0 = [int(new[i]) for i in deck0]
+    else:
+        keep = np.arange(full.n, dtype=np.int64)
+    clock = _Clock(whole, progress)
     total = np.inf if limit.time is None else limit.time
     d = _data(problem)
     n, k = problem.n, problem.size
@@ -187,30 +206,39 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     best = np.sort(where[deck0]).astype(np.int64)
     score0 = deck_score(problem, deck0)
     no_table = np.full((n + 1, k + 1), np.inf)
-    quick = (total if not table else _QUICK * total if limit.time is not None
-             else _QUICK_NO_LIMIT)
-    nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table, reported=0)
-    if st[TOP] >= 0 and table and not clock.rule.stop_requested:
-        # not easy: build the table, search again from the incumbent
-        mu = _mu(problem, seed)
-        V, table_nodes = _table(d, k, clock, 0.5 * total, mu)
-        more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V, mu,
-                                reported=nodes + table_nodes)
-        nodes += table_nodes + more
-    deck = sorted(int(i) for i in d.order[best])
-    bad = deck_problems(problem, deck)
+    # phases end on the run's clock, after the hint: the quick search (its first chunk
+    # always runs, up to the whole limit), then the table until half the time left
+    quick = (total if not table else hint_seconds + (_QUICK * total if limit.time is not None
+                                                     else _QUICK_NO_LIMIT))
+    table_end = hint_seconds + 0.5 * (total - hint_seconds)
+    with whole.watch() as flag:  # the kernels poll it: stopped on time, not after a chunk
+        nodes, st, fs, fb = _run(d, k, best, score0, clock, quick, no_table, flag.array,
+                                 reported=0)
+        if st[TOP] >= 0 and table and not clock.rule.stop_requested:
+            # not easy: build the table, search again from the incumbent
+            mu = _mu(problem, seed)
+            V, table_nodes = _table(d, k, clock, table_end, flag.array, mu)
+            more, st, fs, fb = _run(d, k, best, float(fs[BEST]), clock, total, V,
+                                    flag.array, mu, reported=nodes + table_nodes)
+            nodes += table_nodes + more
+    deck = sorted(int(keep[i]) for i in d.order[best])
+    bad = deck_problems(full, deck)
     if bad:
         raise SolverError("solve_bnb: deck breaks the rules: " + "; ".join(bad))
-    score = deck_score(problem, deck)
+    score = deck_score(full, deck)
     proven = st[TOP] == DONE
     if proven:
         ub = score + float(fs[TOL])
     else:  # frame 0's node holds every open node; frame j < top covers frame j + 1
         top = int(st[TOP])
-        ub = min(upper_bound(problem), max(score, float(fb[0] if top == 0 else fb[:top].max())))
+        open_bound = float(fb[0] if top == 0 else fb[:top].max())
+        if top == 0 and open_bound == -np.inf:  # stopped before the root's bound:
+            open_bound = upper_bound(problem)  # O(n²), so only then (past the limit)
+        ub = max(score, open_bound)
         ub = max(ub, score)  # rounding only: both bounds are valid and the deck keeps the rules
-    cost = 0 if problem.cost is None else int(problem.cost[deck].sum())
-    stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds}
+    cost = 0 if full.cost is None else int(full.cost[deck].sum())
+    stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds,
+                             "fitting": len(keep)}
     if not proven:
         stats["stop"] = clock.rule.reason() or "time"
     return DeckResult(tuple(deck), score, cost, "bnb", whole.elapsed(), whole.clock,
@@ -261,8 +289,8 @@ def _state(n: int, k: int, n_char: int, score0: float, tol: float
             np.full(n, -1, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
-def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
-           max_r: int | None = None) -> tuple[npt.NDArray[np.float64], int]:
+def _table(d: _Data, k: int, clock: _Clock, seconds: float, flag: npt.NDArray[np.uint8],
+           mu: float = 0.0, max_r: int | None = None) -> tuple[npt.NDArray[np.float64], int]:
     """Russian-doll table ``V[p, r]``: the largest ``pairs(T) - mu·cost(T)`` over r pieces
     T of ``{p, ..., n-1}`` (rules relaxed, leader scores left out) for r ≤ ``max_r``
     (default TABLE_R(k)), plus a 1e-12 relative margin for rounding; ``+inf`` where
@@ -299,7 +327,7 @@ def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
             while st[TOP] >= 0:
                 nodes += int(bnb_kernel.search(d.R, d.P, V, mu, j, relaxed, g, cc, st, fs,
                                                chosen, best, fp, fph, fb, fz, fk, dead, kst,
-                                               _chunk(n)))
+                                               _chunk(n), flag))
                 if st[TOP] >= 0 and clock.past(seconds):
                     V[i, j:max_r + 1] = np.inf
                     return V, nodes
@@ -310,7 +338,8 @@ def _table(d: _Data, k: int, clock: _Clock, seconds: float, mu: float = 0.0,
 
 
 def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _Clock,
-         seconds: float, V: npt.NDArray[np.float64], mu: float = 0.0, *, reported: int = 0
+         seconds: float, V: npt.NDArray[np.float64], flag: npt.NDArray[np.uint8],
+         mu: float = 0.0, *, reported: int = 0
          ) -> tuple[int, npt.NDArray[np.int64], npt.NDArray[np.float64],
                     npt.NDArray[np.float64]]:
     """Set up the root (the must-include pieces chosen) and search in chunks until done or
@@ -324,9 +353,9 @@ def _run(d: _Data, k: int, best: npt.NDArray[np.int64], score0: float, clock: _C
         bnb_kernel._add(d.R, t, g, cc, st, fs, chosen, rules)
     fp[0] = d.n_must
     nodes = 0
-    while st[TOP] >= 0:
+    while st[TOP] >= 0 and not clock.over():  # a phase's first chunk always runs
         nodes += int(bnb_kernel.search(d.R, d.P, V, mu, k, rules, g, cc, st, fs, chosen, best,
-                                       fp, fph, fb, fz, fk, dead, kst, _chunk(n)))
+                                       fp, fph, fb, fz, fk, dead, kst, _chunk(n), flag))
         clock.report("bnb", reported + nodes, None, float(fs[BEST]))
         if clock.past(seconds):
             break

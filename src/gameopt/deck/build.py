@@ -37,7 +37,7 @@ from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
-__all__ = ["HEURISTICS", "build_deck", "start_deck"]
+__all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "restrict", "start_deck"]
 
 #: The heuristic methods :func:`build_deck` runs.
 HEURISTICS = ("greedy", "hc", "vds", "tabu")
@@ -45,6 +45,11 @@ _TRIES = 50  # candidates tried per construction step before completing by the c
 _TABU_BASE, _TABU_RAND = 15, 10  # tabu tenure of a dropped piece: 15 + U{0..10} swaps
 _PARTNERS = 2  # seed strength: partner lists of 2·(size-1) pieces per row
 _PRICE_STEPS = 10  # bisections of the cap's price (the order is robust to a factor ~2)
+# A cap is tight when at most this share of the pieces fit any deck under it
+_TIGHT = 0.75
+_TIGHT_RESTARTS = 3  # restarts per fitting piece under a tight cap (after one seed each)
+_TIGHT_MAX_RESTARTS = 1000
+_POLISH_RUNS, _POLISH_STALL = 4, 1000  # vds under a tight cap: tabu runs from its deck
 
 
 class _Arrays:
@@ -261,6 +266,119 @@ def _run_tabu(a: _Arrays, deck: list[int], stall: int, seed: int, target: float,
     return out, int(iters)
 
 
+def fitting_pieces(problem: DeckProblem) -> npt.NDArray[np.int64]:
+    """The pieces that can be in some deck under the cost cap, ascending (all without one).
+
+    Piece i fits when its cost, plus the must-include pieces' and the cheapest other
+    pieces' to fill the deck, is within the cap. Character limits, the attribute minimum
+    and forbidden pairs are left out, so no piece of a rule-keeping deck is ever dropped:
+    the best deck of :func:`restrict` to these pieces is the best deck. O(n log n).
+    """
+    p = problem
+    n, k = p.n, p.size
+    if p.cost is None or p.cost_cap is None:
+        return np.arange(n, dtype=np.int64)
+    cost = p.cost.astype(np.int64)
+    is_must = np.zeros(n, dtype=bool)
+    is_must[list(p.must)] = True
+    must_cost = int(cost[is_must].sum())
+    others = np.flatnonzero(~is_must)
+    by_cost = others[np.argsort(cost[others], kind="stable")]
+    sorted_cost = cost[by_cost]
+    free = k - len(p.must)  # deck slots beyond the must-include pieces
+    fits = np.zeros(n, dtype=bool)
+    if must_cost + int(sorted_cost[:free].sum()) <= p.cost_cap:
+        fits[is_must] = True
+    r = free - 1  # the others beside one more piece i
+    if r >= 0 and len(by_cost) > r:
+        rank = np.empty(n, dtype=np.int64)
+        rank[by_cost] = np.arange(len(by_cost))
+        low = int(sorted_cost[:r].sum())  # cheapest r others, i not among them
+        with_next = low + (int(sorted_cost[r]) if len(by_cost) > r else 0)
+        fill = np.where(rank[others] < r, with_next - cost[others], low)
+        fits[others] = must_cost + cost[others] + fill <= p.cost_cap
+    return np.flatnonzero(fits).astype(np.int64)
+
+
+def restrict(problem: DeckProblem, keep: npt.ArrayLike) -> DeckProblem:
+    """``problem`` on the pieces ``keep`` (ascending indices holding every must-include
+    piece), renumbered 0..len(keep)-1 in that order; forbidden pairs inside ``keep`` kept."""
+    p = problem
+    keep = np.asarray(keep, dtype=np.int64)
+    new = np.full(p.n, -1, dtype=np.int64)
+    new[keep] = np.arange(len(keep))
+    if (new[list(p.must)] < 0).any():
+        raise InvalidInputError("restrict: a must-include piece is left out")
+
+    def sub(arr: Any) -> Any:
+        return None if arr is None else arr[keep]
+
+    pairs = tuple((int(new[i]), int(new[j])) for i, j in p.forbidden_pairs
+                  if new[i] >= 0 and new[j] >= 0)
+    return DeckProblem(p.R[np.ix_(keep, keep)], p.size, cost=sub(p.cost), cost_cap=p.cost_cap,
+                       character=sub(p.character), char_limit=p.char_limit,
+                       attribute=sub(p.attribute), attribute_min=p.attribute_min,
+                       must=tuple(int(new[i]) for i in p.must),
+                       leader_scores=sub(p.leader_scores),
+                       names=tuple(p.names[i] for i in keep) if p.names else (),
+                       forbidden_pairs=pairs)
+
+
+def _tight(problem: DeckProblem) -> npt.NDArray[np.int64] | None:
+    """The fitting pieces when the cap is tight (at most ``_TIGHT`` of them fit, and
+    enough for a deck), else None."""
+    if problem.cost is None or problem.cost_cap is None:
+        return None
+    keep = fitting_pieces(problem)
+    if len(keep) > _TIGHT * problem.n or len(keep) < problem.size:
+        return None
+    if any(not np.any(keep == m) for m in problem.must):
+        return None  # a must-include piece does not fit: the checks say why
+    return keep
+
+
+def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
+                 seed: int | None, restarts: int, limit: Limit, depth: int, relax: int,
+                 width: int, start: Sequence[int] | None, seeds: int,
+                 progress: ProgressCallback | None) -> DeckResult:
+    """:func:`build_deck` under a tight cap: on the fitting pieces only, every one of them
+    a seed candidate and ``_TIGHT_RESTARTS`` restarts per piece (at most
+    ``_TIGHT_MAX_RESTARTS``; without ``start`` only), mapped back. A local optimum under
+    a tight cap is mostly an archetype of cheap pieces that the few strongest seeds never
+    reach; a scan of the fitting pieces costs a fraction of one over all of them."""
+    rule = limit.start()
+    sub = restrict(problem, keep)
+    m = len(keep)
+    new = np.full(problem.n, -1, dtype=np.int64)
+    new[keep] = np.arange(m)
+    sub_start = None if start is None else [int(new[i]) for i in start]
+    if sub_start is not None and min(sub_start) < 0:
+        bad = deck_problems(problem, list(start or ()))
+        raise InvalidInputError("start: " + "; ".join(bad or ["breaks the cost cap"]))
+    if start is None:  # from a given start (an explanation's re-solve): as asked
+        restarts = max(restarts, min(_TIGHT_MAX_RESTARTS, _TIGHT_RESTARTS * m + 1))
+        seeds = max(seeds, m)
+    r = build_deck(sub, method, seed=seed, restarts=restarts, limit=limit, depth=depth,
+                   relax=relax, width=width, start=sub_start, seeds=seeds, progress=progress)
+    stats = dict(r.stats, fitting=m)
+    if method == "vds" and start is None and not rule.should_stop():
+        # a short tabu polish: under a tight cap the swaps between decks of equal cost
+        # form plateaus that tabu crosses and a hill climber does not
+        t = build_deck(sub, "tabu", seed=seed, restarts=_POLISH_RUNS, stall=_POLISH_STALL,
+                       limit=limit, start=r.deck)
+        stats["polish_gain"] = max(0.0, t.score - r.score)
+        if t.score > r.score:
+            r = t
+    deck = tuple(sorted(int(keep[i]) for i in r.deck))
+    a_cost = 0 if problem.cost is None else int(problem.cost[list(deck)].sum())
+    res = DeckResult(deck, deck_score(problem, deck), a_cost, method, rule.elapsed(),
+                     rule.clock, stats=stats)
+    bad = deck_problems(problem, list(deck))
+    if bad:
+        raise SolverError(f"{method} returned a deck that breaks the rules: " + "; ".join(bad))
+    return res
+
+
 def _check_args(method: str, restarts: int, depth: int, relax: int, width: int) -> None:
     if method not in HEURISTICS:
         raise InvalidInputError(f"method: {method!r} is not one of {', '.join(HEURISTICS)}")
@@ -294,6 +412,12 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         ``vds``) from up to ``seeds`` seeded greedy decks, then alternately from a random
         construction and from the best deck kicked by a few random swaps (iterated local
         search). ``tabu``: tabu runs, each after the first from the best deck kicked.
+        Under a tight cost cap (at most 3/4 of the pieces fit any deck, see
+        :func:`fitting_pieces`) ``hc`` and ``vds`` search the fitting pieces only and,
+        without ``start``, seed from every one of them with at least 3 restarts per
+        fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit);
+        ``vds`` then polishes its deck by 4 tabu runs of stall 1,000 on those pieces
+        (``stats["polish_gain"]``).
     limit : Limit, optional
         ``time`` (on ``clock``; CPU when no time is given): no new restart begins after
         it. ``target``: stop as soon as a deck scores at least ``target`` (minus 1e-6
@@ -336,6 +460,11 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     limit = limit if limit is not None else Limit(clock="cpu")
     if limit.time is None and limit.clock != "cpu":
         limit = dataclasses.replace(limit, clock="cpu")
+    if method in ("hc", "vds"):
+        keep = _tight(problem)
+        if keep is not None:
+            return _build_tight(problem, keep, method, seed, restarts, limit, depth, relax,
+                                width, start, seeds, progress)
     rule = limit.start()
     a = _Arrays(problem)
     a.stop_rule = rule
@@ -380,8 +509,9 @@ def _without_forbidden(p: DeckProblem, a: _Arrays, method: str, depth: int, rela
 
 
 def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | None,
-               restarts: int, where: str) -> list[int]:
-    """The first incumbent of an exact method: ``hint`` checked, or a VDS deck.
+               restarts: int, where: str, limit: Limit | None = None) -> list[int]:
+    """The first incumbent of an exact method: ``hint`` checked, or a VDS deck (within
+    ``limit``: its first local search always runs).
 
     Raises
     ------
@@ -396,7 +526,7 @@ def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | 
         if bad:
             raise InvalidInputError(f"{where}: hint breaks the rules: " + "; ".join(bad))
         return deck
-    return list(build_deck(problem, "vds", seed=seed, restarts=restarts).deck)
+    return list(build_deck(problem, "vds", seed=seed, restarts=restarts, limit=limit).deck)
 
 
 class _Run:

@@ -366,7 +366,9 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
         raise SolverError("solve_exact: CP-SAT deck breaks the rules: " + "; ".join(bad))
     score = deck_score(problem, deck)
     bound = cheap
-    if res.bound is not None:
+    # CP-SAT's objective bound means something only once it has a status: stopped with
+    # none ("unknown", no solution yet) it printed the hint's score as the bound
+    if res.bound is not None and res.status in ("optimal", "feasible"):
         bound = min(bound, res.bound / (2 * scale) + slack)
     bound = max(bound, score)  # float noise only: both are valid, the deck is feasible
     cost = 0 if problem.cost is None else int(problem.cost[deck].sum())

@@ -1,46 +1,107 @@
 """Why a deck looks the way it does: each piece's share of the score and the binding rules.
 
 A rule *binds* when dropping it lets a better deck exist. :func:`binding_rules` measures
-that: for each active rule it rebuilds the deck without that rule, starting from the
-deck itself (so the relaxed score is never lower), and reports the gain. The gain is a
-lower bound on what the rule costs (the rebuild is a heuristic); a gain of 0 means no
-better deck was found without the rule.
+that for each active rule: it re-solves the problem without that rule *by the method
+that built the deck*, starting from the deck itself where the method takes a start (so
+the relaxed score is never lower), and reports the gain. A heuristic's gain is an
+estimate: a lower bound on how much better a deck exists without the rule, no more.
+``bnb`` and ``exact`` also give a bound on the gain (the relaxed problem's bound minus
+the deck's score), and the exact gain when they prove the relaxed optimum.
+
+The relaxed problems share the problem's arrays (no copy, no new checks), and the
+re-solves share one time budget, by default the search's own time, so the explanation
+costs about what the search did.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.deck.build import build_deck
-from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool
+from gameopt.core.limit import Limit
+from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool, Rules
 from gameopt.deck.problem import DeckProblem, deck_score
 
-__all__ = ["RuleEffect", "binding_rules", "contributions", "deck_totals"]
+__all__ = ["LeaderPart", "RuleEffect", "binding_rules", "contributions", "deck_shares",
+           "deck_totals", "leader_part"]
+
+#: Methods re-solved by themselves; the others (``tabu``, for MDP instances) by VDS.
+_SAME = ("greedy", "hc", "vds", "bnb", "exact")
 
 
 @dataclass(frozen=True)
 class RuleEffect:
-    """One active rule: its name, how the deck stands against it, and the score gained
-    by dropping it (≥ 0)."""
+    """One active rule: its name, how the deck stands against it (the leader counted),
+    and what dropping it gains.
+
+    Attributes
+    ----------
+    rule, usage : str
+    gain : float
+        A deck without the rule scores at least this much more than the deck (≥ 0).
+    method : str
+        The method that re-solved the problem without the rule.
+    bound : float or None
+        No deck without the rule scores more than the deck plus this (``bnb``,
+        ``exact``); None for heuristics.
+    estimate : bool
+        True when ``gain`` is a heuristic's lower bound, not the proven gain over the
+        deck (``bound`` equals ``gain`` when it is proven).
+    """
 
     rule: str
     usage: str
     gain: float
+    method: str = "vds"
+    bound: float | None = None
+    estimate: bool = True
 
     @property
     def binds(self) -> bool:
         return self.gain > 1e-9
 
 
+@dataclass(frozen=True)
+class LeaderPart:
+    """What a fixed leader adds to the rule counts it is not part of in the problem
+    (:func:`gameopt.deck.pool.to_problem` takes it off the cap and the minimum).
+
+    Attributes
+    ----------
+    cost : int
+        The leader's cost.
+    attribute : int
+        1 when the leader has the deck attribute.
+    character_full : bool
+        The leader alone fills its character's limit (its character is then not in
+        the problem at all).
+    """
+
+    cost: int = 0
+    attribute: int = 0
+    character_full: bool = False
+
+
+def leader_part(pool: Pool, rules: Rules) -> LeaderPart:
+    """The :class:`LeaderPart` of ``rules.leader`` (all zero without a leader)."""
+    if rules.leader is None:
+        return LeaderPart()
+    lead = pool[rules.leader]
+    return LeaderPart(lead.cost, int(rules.attribute is not None
+                                     and lead.attribute == rules.attribute),
+                      rules.limit_of(lead.character) == 1)
+
+
 def contributions(problem: DeckProblem, deck: Sequence[int]) -> npt.NDArray[np.float64]:
     """Each piece's share: half its scores with the other pieces plus its leader score.
 
-    The shares sum to :func:`~gameopt.deck.problem.deck_score`.
+    The shares sum to :func:`~gameopt.deck.problem.deck_score`. See :func:`deck_shares`
+    for the leader's own share.
     """
     d = np.asarray(deck, dtype=np.int64)
     share = problem.R[np.ix_(d, d)].astype(np.float64).sum(axis=1) / 2.0
@@ -49,38 +110,84 @@ def contributions(problem: DeckProblem, deck: Sequence[int]) -> npt.NDArray[np.f
     return np.asarray(share, dtype=np.float64)
 
 
-def _relaxations(p: DeckProblem, deck: Sequence[int]) -> list[tuple[str, str, DeckProblem]]:
+def deck_shares(problem: DeckProblem, deck: Sequence[int]
+                ) -> tuple[npt.NDArray[np.float64], float]:
+    """Each piece's share and the leader's, every pair split in half between its two
+    pieces, the leader's pairs too: ``(pieces, leader)``, summing to the deck's score.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> p = DeckProblem(np.ones((3, 3), np.float32), 2, leader_scores=np.full(3, 4, np.float32))
+    >>> deck_shares(p, [0, 1])
+    (array([2.5, 2.5]), 4.0)
+    """
+    d = np.asarray(deck, dtype=np.int64)
+    share = problem.R[np.ix_(d, d)].astype(np.float64).sum(axis=1) / 2.0
+    if problem.leader_scores is None:
+        return share, 0.0
+    half = problem.leader_scores[d].astype(np.float64) / 2.0
+    return share + half, float(half.sum())
+
+
+def _relaxed(p: DeckProblem, **changes: Any) -> DeckProblem:
+    """``p`` with rule fields changed, sharing its arrays: no copy of ``R`` and none of
+    the O(n²) checks ``dataclasses.replace`` would run again (the changes only loosen
+    rules of a checked problem)."""
+    q = copy.copy(p)
+    for name, value in changes.items():
+        object.__setattr__(q, name, value)
+    return q
+
+
+def _relaxations(p: DeckProblem, deck: Sequence[int], lead: LeaderPart
+                 ) -> list[tuple[str, str, DeckProblem]]:
     d = list(deck)
     out = []
     if p.cost_cap is not None and p.cost is not None:
-        out.append(("cost cap", f"{int(p.cost[d].sum())}/{p.cost_cap}",
-                    dataclasses.replace(p, cost_cap=None)))
+        out.append(("cost cap", f"cost {int(p.cost[d].sum()) + lead.cost}/"
+                    f"{p.cost_cap + lead.cost}", _relaxed(p, cost_cap=None)))
     if p.character is not None:
         counts = np.bincount(p.character[d], minlength=len(p.char_limits()))
-        full = int((counts >= p.char_limits()).sum())
+        full = int((counts >= p.char_limits()).sum()) + int(lead.character_full)
         if full:
             out.append(("character limit", f"{full} characters at their limit",
-                        dataclasses.replace(p, char_limit=10**9)))
+                        _relaxed(p, char_limit=10**9)))
     if p.attribute_min > 0 and p.attribute is not None:
         out.append(("attribute minimum",
-                    f"{int((p.attribute[d] != 0).sum())}/{p.attribute_min}",
-                    dataclasses.replace(p, attribute_min=0)))
+                    f"{int((p.attribute[d] != 0).sum()) + lead.attribute}/"
+                    f"{p.attribute_min + lead.attribute}",
+                    _relaxed(p, attribute_min=0)))
     if p.must:
-        out.append(("must-include", f"{len(p.must)} pieces", dataclasses.replace(p, must=())))
+        out.append(("must-include", f"{len(p.must)} pieces", _relaxed(p, must=())))
     return out
 
 
 def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None = 0,
-                  restarts: int = 5) -> list[RuleEffect]:
-    """The gain of dropping each active rule, one at a time.
+                  restarts: int = 5, method: str = "vds", limit: Limit | None = None,
+                  leader: LeaderPart | None = None) -> list[RuleEffect]:
+    """The gain of dropping each active rule, one at a time, by ``method``.
 
     Parameters
     ----------
     problem : DeckProblem
     deck : sequence of int
-        A deck that keeps every rule (the start of each rebuild).
+        A deck that keeps every rule (the start of each re-solve).
     seed, restarts
-        Of each VDS rebuild.
+        Of each re-solve (``restarts``: ``hc`` and ``vds``, the first from the deck, the
+        others from the best deck kicked or a random construction).
+    method : str
+        The method that built the deck: the problem without each rule is re-solved by
+        it (``greedy`` from scratch, ``hc`` and ``vds`` from the deck, ``bnb`` and
+        ``exact`` with the deck as hint, giving a bound too); ``tabu`` by VDS.
+    limit : Limit, optional
+        The time of all re-solves together, shared out evenly (pass the search's own
+        ``seconds`` and clock to keep the explanation within the search's cost). A
+        local search from the deck always runs once. Default: 1 s CPU per rule for
+        ``bnb``, 10 s wall for ``exact``, ``restarts`` alone for the others.
+    leader : LeaderPart, optional
+        The fixed leader, counted in the ``usage`` of the cost cap, character limit and
+        attribute minimum, as in the deck's totals.
 
     Returns
     -------
@@ -90,13 +197,38 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
 
     Notes
     -----
-    One VDS build per active rule (at most four).
+    One re-solve per active rule (at most four); no copy of the scores.
     """
+    from gameopt.deck.solve import METHODS, solve
+
+    if method not in METHODS:
+        from gameopt.errors import InvalidInputError
+
+        raise InvalidInputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    how = method if method in _SAME else "vds"
+    lead = leader if leader is not None else LeaderPart()
     base = deck_score(problem, deck)
+    rules = _relaxations(problem, deck, lead)
+    share = None
+    if limit is not None and limit.time is not None and rules:
+        share = Limit(time=limit.time / len(rules), clock=limit.clock, stop=limit.stop)
+    elif how == "bnb":
+        share = Limit(time=1.0, clock="cpu")
+    elif how == "exact":
+        share = Limit(time=10.0, clock="wall")
     out = []
-    for name, usage, relaxed in _relaxations(problem, deck):
-        r = build_deck(relaxed, "vds", seed=seed, restarts=restarts, start=deck)
-        out.append(RuleEffect(name, usage, max(0.0, r.score - base)))
+    for name, usage, relaxed in rules:
+        options: dict[str, Any] = {}
+        if how in ("hc", "vds"):
+            # from the deck, then kicks and random starts: no seeded starts, whose
+            # O(n²) set-up would cost more than the search's whole time
+            options = {"start": list(deck), "restarts": restarts, "seeds": 0}
+        elif how in ("bnb", "exact"):
+            options = {"hint": list(deck)}
+        r = solve(relaxed, how, limit=share, seed=seed, warm=False, **options)
+        gain = max(0.0, r.score - base)
+        bound = None if r.bound is None else max(gain, r.bound - base)
+        out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
     return out
 
 

@@ -27,7 +27,7 @@ from gameopt.deck.problem import DeckProblem
 from gameopt.deck.result import DeckResult
 from gameopt.errors import InvalidInputError
 
-__all__ = ["METHODS", "MDP_METHODS", "Method", "solve"]
+__all__ = ["DECK_METHODS", "METHODS", "MDP_METHODS", "Method", "solve"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,12 @@ class Method:
         The time limit front ends give it when the user gives none (``None``: until done).
     options : tuple of str
         The keyword options :func:`solve` passes on to it.
+    deck : bool
+        Front ends offer it for decks under game rules (``gameopt deck build``, the deck
+        API). ``tabu`` is not: on the stress instances (cap 200, with and without 10 God
+        pieces and a leader) it stays far below VDS at equal CPU time, and its default
+        run takes seconds (``benchmarks/bench_deck_quality.py``); it is kept for MDP
+        instances. :func:`solve` still runs it on any problem.
     """
 
     name: str
@@ -59,6 +65,7 @@ class Method:
     default_time: float | None
     options: tuple[str, ...]
     run: Callable[..., DeckResult]
+    deck: bool = True
 
 
 def _heuristic(name: str) -> Callable[..., DeckResult]:
@@ -97,8 +104,9 @@ METHODS: dict[str, Method] = {m.name: m for m in (
            _heuristic("hc")),
     Method("vds", "variable depth search (Kernighan-Lin) with restarts", "cpu", False, True,
            None, _LOCAL, _heuristic("vds")),
-    Method("tabu", "iterated tabu search over swaps (Palubeckis)", "cpu", False, True, None,
-           ("restarts", "start", "stall"), _heuristic("tabu")),
+    Method("tabu", "iterated tabu search over swaps (Palubeckis); for MDP instances",
+           "cpu", False, True, None, ("restarts", "start", "stall"), _heuristic("tabu"),
+           deck=False),
     Method("exact", "CP-SAT model of the quadratic score: proof or gap", "wall", True, False,
            60.0, ("workers", "hint", "scale"), _exact),
     Method("bnb", "branch and bound (Marti-Gallego-Duarte bounds, Russian-doll table): "
@@ -107,6 +115,9 @@ METHODS: dict[str, Method] = {m.name: m for m in (
 
 #: The methods that suit MDP instances (:func:`gameopt.deck.mdp.solve_mdp`).
 MDP_METHODS: tuple[str, ...] = tuple(m.name for m in METHODS.values() if m.mdp)
+
+#: The methods front ends offer for decks under game rules (all but ``tabu``).
+DECK_METHODS: tuple[str, ...] = tuple(m.name for m in METHODS.values() if m.deck)
 
 _warmed: set[str] = set()
 
