@@ -241,7 +241,7 @@ async def _until(cond: Any, seconds: float = 60.0) -> None:
 
 def _long(files: Any) -> dict[str, Any]:
     return {"collection": {"pieces": files["owned"]}, "rules": {"cost_cap": 150},
-            "method": "tabu", "time_budget": 20, "explain": False}
+            "method": "bnb", "time_budget": 20, "explain": False}
 
 
 def test_full_queue_answers_503_with_retry_after(server: Any, files: Any) -> None:

@@ -23,7 +23,8 @@ from gameopt.deck.pool import Rules, to_problem
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
 from gameopt.deck.service import Advice, DeckCatalogue
-from gameopt.deck.solve import METHODS, solve
+from gameopt.deck.solve import DECK_METHODS, METHODS, solve
 
-__all__ = ["METHODS", "Advice", "DeckCatalogue", "DeckProblem", "DeckResult", "Rules",
+__all__ = ["DECK_METHODS", "METHODS", "Advice", "DeckCatalogue", "DeckProblem", "DeckResult",
+           "Rules",
            "deck_score", "load_data", "solve", "to_problem"]

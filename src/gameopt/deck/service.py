@@ -404,7 +404,7 @@ class DeckCatalogue:
         InfeasibleError
             No deck keeps the rules.
         """
-        from gameopt.deck.explain import binding_rules, contributions
+        from gameopt.deck.explain import binding_rules, contributions, leader_part
         from gameopt.deck.solve import solve
 
         t0 = time.process_time()
@@ -415,8 +415,14 @@ class DeckCatalogue:
         effects: tuple[dict[str, Any], ...] = ()
         if explain and not (limit is not None and limit.stop is not None
                             and limit.stop.is_set()):
+            # the same method, within the search's own time (as ``gameopt deck build``)
+            budget = Limit(time=max(res.seconds, 1e-3),
+                           clock="wall" if res.clock == "wall" else "cpu",
+                           stop=None if limit is None else limit.stop)
             effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds)}
-                            for e in binding_rules(problem, res.deck, seed=seed))
+                            for e in binding_rules(problem, res.deck, seed=seed,
+                                                   method=method, limit=budget,
+                                                   leader=leader_part(self.pool, rules)))
         t3 = time.process_time()
         chosen = ids[list(res.deck)]
         share = contributions(problem, res.deck)

@@ -115,12 +115,12 @@ def _values(form: FormData | None) -> dict[str, Any]:
 
 async def _page(request: Request, key: str, form: FormData | None = None,
                 status_code: int = 200, **extra: Any) -> Response:
-    from gameopt.deck import METHODS
+    from gameopt.deck import DECK_METHODS, METHODS
 
     data = await _data(request, key)
     ctx = {"key": key or SYNTHETIC, "data_name": data.name, "pieces": _pieces(data),
            "owned": len(data.collection.owned), "pool_size": len(data.pool),
-           "methods": {k: m.summary for k, m in METHODS.items()}, "attributes": ATTRIBUTES,
+           "methods": {k: METHODS[k].summary for k in DECK_METHODS}, "attributes": ATTRIBUTES,
            "values": _values(form), "error": None, "field": None, "deck": None,
            "upload_error": None, **extra}
     return render(request, "deck/index.html", ctx, status_code=status_code)
@@ -175,7 +175,7 @@ async def upload(request: Request) -> Response:
 
 
 def _rules(form: FormData) -> tuple[Any, str, float]:
-    from gameopt.deck import METHODS, Rules
+    from gameopt.deck import DECK_METHODS, Rules
 
     cost = check_count(int_field(form, "cost", "cost cap", "cost"), "cost: cost cap",
                        minimum=0, maximum=10**6)
@@ -194,8 +194,8 @@ def _rules(form: FormData) -> tuple[Any, str, float]:
     leader = int_field(form, "leader", "leader", "leader", default=None)
     char_limit = int_field(form, "char_limit", "character limit", "char_limit", default=1)
     method = text_field(form, "method") or "vds"
-    if method not in METHODS:
-        raise InvalidInputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
+    if method not in DECK_METHODS:
+        raise InvalidInputError(f"method: {method!r} is not one of {', '.join(DECK_METHODS)}")
     raw = text_field(form, "seconds") or f"{DEFAULT_SECONDS:g}"
     try:
         seconds = float(raw)
@@ -213,7 +213,7 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
            stop: StopFlag) -> dict[str, Any]:
     """The deck, each piece's share, the binding rules and the leader's share."""
     from gameopt.deck import solve, to_problem
-    from gameopt.deck.explain import binding_rules, contributions, deck_totals
+    from gameopt.deck.explain import binding_rules, contributions, deck_totals, leader_part
 
     problem, ids = to_problem(data.pool, data.collection, rules, data.scores)
     res = solve(problem, method, limit=Limit(time=seconds, clock="wall", stop=stop), seed=0)
@@ -235,7 +235,11 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
         leader = {"id": lp.id, "name": lp.name, "attribute": lp.attribute, "cost": lp.cost,
                   "share": float(lead.sum())}
     cost, attrs = deck_totals(data.pool, [ids[i] for i in deck], rules.leader)
-    effects = binding_rules(problem, deck, seed=0)
+    # the same method, within the search's own time (as ``gameopt deck build``)
+    budget = Limit(time=max(res.seconds, 1e-3), clock="wall" if res.clock == "wall" else "cpu",
+                   stop=stop)
+    effects = binding_rules(problem, deck, seed=0, method=method, limit=budget,
+                            leader=leader_part(data.pool, rules))
     bars = [(f"{r['id']} {r['name']}", r["share"], r["must"]) for r in rows]
     if leader is not None:
         bars.insert(0, (f"leader {leader['id']} {leader['name']}", leader["share"], True))
@@ -243,7 +247,8 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
             "cost_cap": rules.cost_cap, "attributes": attrs, "method": res.method,
             "seconds": res.seconds, "clock": res.clock, "proven": res.proven,
             "gap": res.gap, "size": len(deck) + (leader is not None),
-            "rules": [{"rule": e.rule, "usage": e.usage, "gain": e.gain, "binds": e.binds}
+            "rules": [{"rule": e.rule, "usage": e.usage, "gain": e.gain, "binds": e.binds,
+                       "bound": e.bound, "estimate": e.estimate, "method": e.method}
                       for e in effects],
             "chart": bar_chart(bars, title="each piece's share of the deck's score"),
             "check": float(pair.sum() + lead.sum())}
