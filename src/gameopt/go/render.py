@@ -3,8 +3,9 @@
 The picture shows the grid lines, the stones and, as small squares, a set of marked points
 (for a maximum-strings board: the empty points, i.e. the dominating set). Boards of up
 to 25 columns get Go coordinates around the edge, in margins wide enough that no label
-reaches an edge stone (the left and right ones widen with the row numbers' digits). The SVG is plain text, one element per
-stone or mark, styled by three CSS classes, so a 19×19 board is a few kilobytes.
+reaches an edge stone (the left and right ones widen with the row numbers' digits). The
+SVG is plain text, one element per stone or mark, styled by three CSS classes, so a 19×19
+board is a few kilobytes.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def board_svg(board: Board, *, marks: Iterable[Point] | npt.NDArray[np.bool_] | 
     Raises
     ------
     InvalidInputError
-        If ``cell`` is not positive, a mark is off the board, or the mark array has
-        another shape than the board.
+        If ``cell`` is not positive, a mark is off the board, the mark array has
+        another shape than the board, or ``coordinates=True`` on more than 25 columns.
 
     Notes
     -----
