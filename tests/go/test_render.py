@@ -61,3 +61,52 @@ def test_write_is_atomic(tmp_path: Path) -> None:
     assert path.read_text().startswith("<svg") and len(list(tmp_path.iterdir())) == 1
     with pytest.raises(InvalidInputError, match="does not exist"):
         write_svg(tmp_path / "no" / "b.svg", Board(5))
+
+
+def _striped(rows: int, cols: int, offset: int, across: bool) -> Board:
+    """Every other row (``across``) or column black, starting at ``offset``: every edge
+    stone the labels could reach, on a legal board (each stripe has an empty neighbour
+    line, or is alone)."""
+    arr = np.full((rows, cols), EMPTY, dtype=np.int8)
+    if across:
+        arr[offset::2, :] = BLACK
+    else:
+        arr[:, offset::2] = BLACK
+    if arr.all():  # 1xN or Nx1 filled: leave one point empty
+        arr.flat[-1] = EMPTY
+    return Board.from_array(arr)
+
+
+def _label_clear_of_stones(svg: str) -> None:
+    root = ET.fromstring(svg)
+    width, height = float(root.get("width") or 0), float(root.get("height") or 0)
+    font = float(svg.split("font:")[1].split("px")[0])
+    circles = np.array([(float(e.get("cx") or 0), float(e.get("cy") or 0),
+                         float(e.get("r") or 0)) for e in elements(svg, "circle")])
+    if not len(circles):  # a 1x1 board holds no stone
+        return
+    for t in elements(svg, "text"):
+        # a box around the label, generous: 0.6 em a character, 1 em high
+        tx, ty = float(t.get("x") or 0), float(t.get("y") or 0)
+        hw, hh = 0.3 * font * len(t.text or ""), 0.5 * font
+        assert 0 <= tx - hw and tx + hw <= width and 0 <= ty - hh and ty + hh <= height, \
+            (t.text, tx, ty)
+        dx = np.maximum(np.abs(circles[:, 0] - tx) - hw, 0)
+        dy = np.maximum(np.abs(circles[:, 1] - ty) - hh, 0)
+        assert (np.hypot(dx, dy) > circles[:, 2]).all(), (t.text, tx, ty)
+
+
+@pytest.mark.parametrize("rows, cols", sorted(
+    {(n, n) for n in range(1, 26)}
+    | {(r, c) for r in range(1, 53) for c in (2, 19, 25)}
+    | {(r, c) for r in (1, 52) for c in range(1, 26)}))
+def test_labels_never_overlap_a_stone(rows: int, cols: int) -> None:
+    for across in (True, False):
+        for offset in (0, 1):
+            if offset < (rows if across else cols):
+                _label_clear_of_stones(board_svg(_striped(rows, cols, offset, across)))
+
+
+def test_no_coordinates_past_25_columns() -> None:
+    with pytest.raises(InvalidInputError, match="a 3x30 board has more than 25 columns"):
+        board_svg(Board(3, 30), coordinates=True)

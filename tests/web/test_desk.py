@@ -426,3 +426,67 @@ def test_pairing_slots_full_answers_503(event: Desk, monkeypatch) -> None:  # ty
         assert t.last_round == 1
     busy.release()
     assert event.pair(expect=2).status_code == 200
+
+
+def test_forfeits_entered_on_the_results_page_and_shown_everywhere(event: Desk) -> None:
+    with _open(event) as t:
+        games = [g for g in t.games(1) if not g.is_bye]
+    one, two, three = games[0], games[1], games[2]
+    etag = event.etag("open", 1)
+    page = event.get("/desk/open/round/1").text
+    assert f'name="f{one.table}"' in page and "both absent" in page
+    before = _file(event).read_bytes()
+    # a forfeit with discs, and an unknown choice, are refused; nothing saved
+    for extra, message in [({f"b{one.table}": "40", f"w{one.table}": "24"},
+                            f"round 1 table {one.table}: a forfeit has no discs"),
+                           ({}, "")]:
+        form = {"form": "results", "etag": etag, f"f{one.table}": "white", **extra}
+        if not extra:
+            form[f"f{one.table}"] = "nobody"
+            message = f"round 1 table {one.table}: forfeit 'nobody': choose black, white"
+        r = event.post("/desk/open/round/1/results", form)
+        assert r.status_code == 400 and message in text(r)
+    assert _file(event).read_bytes() == before
+    r = event.post("/desk/open/round/1/results", {
+        "form": "results", "etag": etag, f"f{one.table}": "white", f"f{two.table}": "both",
+        f"b{three.table}": "40", f"w{three.table}": "24"})
+    assert r.status_code == 200 and "1 results entered, 2 forfeits, 3 to come" in text(r)
+    with _open(event) as t:
+        g1, g2 = (next(g for g in t.games(1) if g.table == x.table) for x in (one, two))
+        assert g1.forfeit and g1.score_of(one.black) == 2 and g1.score_of(one.white) == 0
+        assert g2.forfeit and g2.score_of(two.black) == g2.score_of(two.white) == 0
+    page = event.get("/desk/open/round/1").text
+    row1 = page.split(f'<tr id="table-{one.table}">')[1].split("</tr>")[0]
+    row2 = page.split(f'<tr id="table-{two.table}">')[1].split("</tr>")[0]
+    assert "+:− forfeit" in row1 and "−:− forfeit" in row2
+    assert "+:− forfeit" in event.get("/desk/open/round/1/print/pairings").text
+    assert "−:− forfeit" in event.get("/public/open").text
+    cross = event.get("/desk/open/crosstable").text
+    assert "+F" in cross and "−F" in cross
+    hist = event.get(f"/desk/open/player?id={one.white}").text
+    assert "lost by forfeit" in hist
+    # a forfeit is corrected to a played game with the correction form
+    r = event.post("/desk/open/round/1/correct", {
+        "form": "correct", "etag": event.etag("open", 1), "table": f"{one.table}@FB",
+        "black": "30", "white": "34"})
+    assert r.status_code == 200 and f"table {one.table} corrected to 30-34" in text(r)
+    with _open(event) as t:
+        assert not next(g for g in t.games(1) if g.table == one.table).forfeit
+
+
+def test_unpair_the_last_round_only_while_it_has_no_result(event: Desk) -> None:
+    page = event.get("/desk/open/round/1").text
+    assert 'id="unpair-button"' in page and 'data-confirm="Unpair round 1?' in page
+    with _open(event) as t:
+        table = next(g.table for g in t.games(1) if not g.is_bye)
+    assert event.results("open", 1, {table: (40, 24)}).status_code == 200
+    page = event.get("/desk/open/round/1").text
+    assert 'id="unpair-button"' not in page
+    before = _file(event).read_bytes()
+    r = event.post("/desk/open/round/1/delete", {"form": "delete",
+                                                 "etag": event.etag("open", 1)})
+    assert r.status_code == 400
+    assert f"round 1: results already entered at table {table}" in text(r)
+    assert _file(event).read_bytes() == before
+    with _open(event) as t:
+        assert t.last_round == 1

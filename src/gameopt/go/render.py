@@ -2,8 +2,10 @@
 
 The picture shows the grid lines, the stones and, as small squares, a set of marked points
 (for a maximum-strings board: the empty points, i.e. the dominating set). Boards of up
-to 25 columns get Go coordinates around the edge. The SVG is plain text, one element per
-stone or mark, styled by three CSS classes, so a 19×19 board is a few kilobytes.
+to 25 columns get Go coordinates around the edge, in margins wide enough that no label
+reaches an edge stone (the left and right ones widen with the row numbers' digits). The
+SVG is plain text, one element per stone or mark, styled by three CSS classes, so a 19×19
+board is a few kilobytes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from gameopt.errors import InvalidInputError
 from gameopt.go.board import BLACK, GO_LETTERS, WHITE, Board, Point
 
 __all__ = ["board_svg", "write_svg"]
+
+#: Font size, stone radius and the least space between a label and a stone or the
+#: picture's edge, in cells.
+_FONT, _RADIUS, _GAP = 0.45, 0.47, 0.08
 
 _STYLE = (".g{stroke:#000;stroke-width:1}.b{fill:#000}"
           ".w{fill:#fff;stroke:#000;stroke-width:1}.m{fill:#c0392b}.mb{fill:#f5b7b1}"
@@ -53,8 +59,8 @@ def board_svg(board: Board, *, marks: Iterable[Point] | npt.NDArray[np.bool_] | 
     Raises
     ------
     InvalidInputError
-        If ``cell`` is not positive, a mark is off the board, or the mark array has
-        another shape than the board.
+        If ``cell`` is not positive, a mark is off the board, the mark array has
+        another shape than the board, or ``coordinates=True`` on more than 25 columns.
 
     Notes
     -----
@@ -66,18 +72,27 @@ def board_svg(board: Board, *, marks: Iterable[Point] | npt.NDArray[np.bool_] | 
     marked = _mark_array(board, marks)
     if coordinates is None:
         coordinates = cols <= len(GO_LETTERS)
-    margin = cell if coordinates else cell / 2
-    width, height = 2 * margin + (cols - 1) * cell, 2 * margin + (rows - 1) * cell
+    elif coordinates and cols > len(GO_LETTERS):
+        raise InvalidInputError(f"coordinates: a {rows}x{cols} board has more than "
+                                f"{len(GO_LETTERS)} columns, which have no Go letters")
+    font = cell * _FONT
+    radius = cell * _RADIUS
+    if coordinates:
+        mx = max(cell, radius + 2 * (_half_width(str(rows), font) + cell * _GAP))
+        my = max(cell, radius + 2 * (font / 2 + cell * _GAP))
+    else:
+        mx = my = cell / 2
+    width, height = 2 * mx + (cols - 1) * cell, 2 * my + (rows - 1) * cell
 
     def x(c: int) -> float:
-        return margin + c * cell
+        return mx + c * cell
 
     def y(r: int) -> float:
-        return margin + r * cell
+        return my + r * cell
 
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
            f'viewBox="0 0 {width:g} {height:g}">',
-           f"<style>{_STYLE % {'font': f'{cell * 0.45:g}'}}</style>"]
+           f"<style>{_STYLE % {'font': f'{font:g}'}}</style>"]
     if title:
         out.append(f"<title>{escape(title)}</title>")
     out.append(f'<rect width="{width:g}" height="{height:g}" fill="#dcb35c"/>')
@@ -85,9 +100,8 @@ def board_svg(board: Board, *, marks: Iterable[Point] | npt.NDArray[np.bool_] | 
     lines += [f"M{x(c):g} {y(0):g}V{y(rows - 1):g}" for c in range(cols)]
     out.append(f'<path class="g" d="{"".join(lines)}"/>')
     if coordinates:
-        out += _coordinates(rows, cols, x, y, margin, width, height)
+        out += _coordinates(rows, cols, x, y, mx - radius, my - radius, width, height)
     arr = board.to_array()
-    radius = cell * 0.47
     for colour, cls in ((BLACK, "b"), (WHITE, "w")):
         rs, cs = np.nonzero(arr == colour)
         out += [f'<circle class="{cls}" cx="{x(c):g}" cy="{y(r):g}" r="{radius:g}"/>'
@@ -121,15 +135,23 @@ def _mark_array(board: Board, marks: Iterable[Point] | npt.NDArray[np.bool_] | N
     return marked
 
 
+def _half_width(label: str, font: float) -> float:
+    """Half the width of ``label`` at ``font`` pixels, on the safe side: 0.6 em a
+    character (a digit of common sans-serif faces is about 0.55 em wide)."""
+    return 0.3 * font * len(label)
+
+
 def _coordinates(rows: int, cols: int, x: Callable[[int], float], y: Callable[[int], float],
-                 margin: float, width: float, height: float) -> list[str]:
-    """Column letters above and below, row numbers (from the bottom) left and right."""
+                 gap_x: float, gap_y: float, width: float, height: float) -> list[str]:
+    """Column letters above and below, row numbers (from the bottom) left and right, each
+    centred in the strip between the picture's edge and the edge stones (``gap_x`` wide
+    on the left and right, ``gap_y`` high above and below)."""
     out = []
     for c in range(cols):
-        for ty in (margin / 2, height - margin / 2):
+        for ty in (gap_y / 2, height - gap_y / 2):
             out.append(f'<text class="t" x="{x(c):g}" y="{ty:g}">{GO_LETTERS[c]}</text>')
     for r in range(rows):
-        for tx in (margin / 2, width - margin / 2):
+        for tx in (gap_x / 2, width - gap_x / 2):
             out.append(f'<text class="t" x="{tx:g}" y="{y(r):g}">{rows - r}</text>')
     return out
 

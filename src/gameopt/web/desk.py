@@ -52,6 +52,8 @@ from gameopt.web.common import (
 
 __all__ = ["routes"]
 
+templates.env.globals["score_text"] = ev.score_text
+
 #: Pairings computed at once (each takes a core for up to a second or two on 1,000
 #: players); one more request is answered 503 with ``Retry-After``.
 PAIRING_SLOTS = 2
@@ -392,23 +394,46 @@ def results(request: Request, t: Tournament, slug: str, form: FormData) -> Respo
     k = _round_no(request, t)
     _check_etag(t, k, form)
     sheet: list[tuple[int | str, int, int]] = []
+    forfeits: list[tuple[str, bool]] = []
     for g in t.games(k):
         if g.is_bye:
             continue
         where = f"round {k} table {g.table}"
         b = int_field(form, f"b{g.table}", "black discs", where)
         w = int_field(form, f"w{g.table}", "white discs", where)
+        absent = text_field(form, f"f{g.table}")
+        if absent:
+            if absent not in _ABSENT:
+                raise InvalidInputError(f"{where}: forfeit {absent!r}: choose black, white "
+                                        "or both absent")
+            if b is not None or w is not None:
+                raise InvalidInputError(f"{where}: a forfeit has no discs; give one or "
+                                        "the other")
+            if g.has_result:
+                raise InvalidInputError(f"{where}: result already entered; correct it "
+                                        "below")
+            forfeits.append((g.white if absent == "white" else g.black, absent == "both"))
+            continue
         if b is None and w is None:
             continue
         if b is None or w is None:
             raise InvalidInputError(f"{where}: give both disc counts")
         sheet.append((g.table, b, w))
-    if not sheet:
+    if not sheet and not forfeits:
         raise InvalidInputError(f"round {k}: no result filled in")
-    t.set_results(k, sheet)
+    if sheet:
+        t.set_results(k, sheet)
+    for pid, both in forfeits:
+        t.set_forfeit(k, pid, both=both)
     left = len(t.missing_results(k))
-    return redirect(f"/desk/{slug}/round/{k}",
-                    f"round {k}: {len(sheet)} results entered, {left} to come")
+    done = f"{len(sheet)} results entered"
+    if forfeits:
+        done += f", {len(forfeits)} forfeit{'s' if len(forfeits) != 1 else ''}"
+    return redirect(f"/desk/{slug}/round/{k}", f"round {k}: {done}, {left} to come")
+
+
+#: The forfeit choices of the results form: who did not turn up.
+_ABSENT = ("black", "white", "both")
 
 
 @posted

@@ -264,8 +264,26 @@ def round_etag(t: Tournament, round_no: int) -> str:
 
 
 def result_tag(g: GameRecord) -> str:
-    """A table's result as the correction form saw it (``-`` before one is entered)."""
-    return "-" if g.black_discs is None else f"{g.black_discs}-{g.white_discs}"
+    """A table's result as the correction form saw it (``-`` before one is entered,
+    ``F`` and the winner's colour for a forfeit)."""
+    if g.forfeit and g.result is not None:
+        return f"F{g.result.value}"
+    if g.black_discs is None:
+        return "-" if g.result is None else g.result.value
+    return f"{g.black_discs}-{g.white_discs}"
+
+
+def score_text(g: GameRecord) -> str:
+    """A table's result as the pages show it: ``40–24``, ``bye``, ``+:− forfeit``
+    (black was there), ``−:+ forfeit``, ``−:− forfeit`` (neither came), ``–`` before one
+    is entered; a score-only result (from a TRF) shows the outcome."""
+    if g.is_bye:
+        return "bye"
+    if g.forfeit and g.result is not None:
+        return {"B": "+:− forfeit", "W": "−:+ forfeit"}.get(g.result.value, "−:− forfeit")
+    if g.black_discs is not None:
+        return f"{g.black_discs}–{g.white_discs}"
+    return "–" if g.result is None else g.result.value
 
 
 @dataclass(frozen=True)
@@ -333,6 +351,9 @@ def crosstable(standings: Sequence[Standing], games: Sequence[GameRecord],
             colour, opp, mine, theirs = _seat(g, pid)
             if colour == "-":
                 text = "bye"
+            elif g.forfeit:
+                won = g.has_result and g.score_of(pid) > 0
+                text = f"{'+' if won else '−'}F"
             elif mine is None or theirs is None:
                 text = f"{colour}{rank.get(opp, '?')} ?"
             else:
@@ -365,6 +386,8 @@ def player_history(player: PlayerRecord, players: Sequence[PlayerRecord],
                 "up" if opp_before > before[player.id] else "down")
             rows.append({"round": r, "table": mine.table, "colour": colour, "opponent": opp,
                          "opponent_name": names.get(opp, opp), "own": own, "theirs": theirs,
+                         "forfeit": ("won by forfeit" if mine.score_of(player.id)
+                                     else "lost by forfeit") if mine.forfeit else "",
                          "before": before[player.id] / 2,
                          "opp_before": None if opp_before is None else opp_before / 2,
                          "float": drift, "points": mine.score_of(player.id) / 2
@@ -372,6 +395,7 @@ def player_history(player: PlayerRecord, players: Sequence[PlayerRecord],
         else:
             rows.append({"round": r, "table": None, "colour": "", "opponent": None,
                          "opponent_name": _absence(player, r), "own": None, "theirs": None,
+                         "forfeit": "",
                          "before": before[player.id] / 2, "opp_before": None,
                          "float": "", "points": None})
         for g in by_round.get(r, ()):
