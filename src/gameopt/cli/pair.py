@@ -207,7 +207,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--compare", action="store_true",
                    help="also print exact, slim and naive before/after on the held-out seeds")
     a.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="stop the search after S CPU seconds of this process")
+                   help="stop the search after S wall-clock seconds (the events run in workers)")
     a.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: one per core)")
     a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -511,13 +511,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
     start = PenaltyParams.from_toml(args.start) if args.start else PenaltyParams()
     v = tune_and_validate(configs, events=args.events, holdout=args.holdout, seed=args.seed,
                           start=start, max_evals=args.max_evals,
-                          limit=Limit(time=seconds, clock="cpu"), workers=args.workers,
+                          limit=Limit(time=seconds, clock="wall"), workers=args.workers,
                           scheduler=args.scheduler, progress=progress_for(False))
     r = v.result
     names = list(GRID)
     print(f"search: {r.stats['evaluations']} candidates, {r.stats['passes']} passes, "
           f"{r.stats['events']} events each, stopped: {r.stats['stopped']}, "
-          f"{r.seconds:.1f} s ({r.clock}, this process)")
+          f"{r.seconds:.1f} s ({r.clock})")
     rows = [[label, *(weight_value(e.params, n) for n in names), round(e.tau, 4), e.rematches,
              e.colour_breaks, e.high_byes]
             for label, e in (("start (training)", r.start), ("tuned (training)", r.best),

@@ -114,7 +114,8 @@ class TuneResult:
     history : tuple of Evaluation
         Every candidate evaluated, in order.
     seconds, clock
-        Time of the search on ``clock`` (the workers' time is not counted on ``"cpu"``).
+        Time of the search on ``clock``, the limit's (on ``"cpu"``, this process only: the
+        events run in worker processes, so a time limit is best given on ``"wall"``).
     proven : bool
         Always False: a search over a grid proves nothing.
     bound : None
