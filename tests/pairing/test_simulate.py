@@ -46,3 +46,12 @@ def test_rules_report_progress_per_event() -> None:
 def test_bad_input(call: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_byes_follow_the_bye_tier_and_colour_breaks_are_counted() -> None:
+    # an odd field: one bye a round, always to the lowest group of players without one
+    cfg = SimConfig(players=15, rounds=6)
+    for seed in (1, 2, 3):
+        e = simulate_event("exact", cfg, seed)
+        assert e.stats["high_byes"] == 0
+        assert e.stats["colour_breaks"] >= sum(d > 2 for d in e.colour_diffs)

@@ -29,7 +29,7 @@ def test_tuner_improves_a_bad_weight_set() -> None:
                     progress=seen.append)
     assert isinstance(r, Outcome) and not r.proven and r.clock == Limit().start().clock
     assert r.best.tau > r.start.tau + 0.05
-    assert r.best.rematches == 0 and r.best.high_byes == 0
+    assert r.best.rematches == 0 and r.best.high_byes <= r.start.high_byes
     assert r.best.colour_breaks <= r.start.colour_breaks
     assert r.stats["evaluations"] == len(r.history) == 8
     assert seen and seen[-1].done == 8 and seen[-1].best == pytest.approx(r.best.tau)
@@ -79,7 +79,7 @@ def test_validation_uses_other_seeds() -> None:
                           workers=1)
     assert len(v.before.taus) == 3 and v.before.taus != v.result.start.taus[:3]
     assert v.better == (v.difference[1] > 0 and v.after.rematches == 0
-                        and v.after.high_byes == 0
+                        and v.after.high_byes <= v.before.high_byes
                         and v.after.colour_breaks <= v.before.colour_breaks)
 
 

@@ -204,6 +204,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="starting weights (default: the built-in defaults)")
     a.add_argument("--out", default=None, metavar="TUNED.toml",
                    help="write the tuned weights here (only if better on the held-out set)")
+    a.add_argument("--history", action="store_true",
+                   help="print every candidate's training figures")
     a.add_argument("--compare", action="store_true",
                    help="also print exact, slim and naive before/after on the held-out seeds")
     a.add_argument("--time-limit", type=float, default=None, metavar="S",
@@ -524,6 +526,12 @@ def cmd_tune(args: argparse.Namespace) -> int:
                              ("start (held-out)", v.before), ("tuned (held-out)", v.after))]
     print(format_table(["weights", *names, "Kendall τ", "rematches", "colour breaks",
                         "high byes"], rows))
+    if args.history:
+        print(format_table(["candidate", *names, "Kendall τ", "rematches", "colour breaks",
+                            "high byes"],
+                           [[k + 1, *(weight_value(e.params, x) for x in names),
+                             round(e.tau, 4), e.rematches, e.colour_breaks, e.high_byes]
+                            for k, e in enumerate(r.history)]))
     mean, low, high = v.difference
     n = len(v.after.taus)
     print(f"held-out τ difference (tuned − start) over {n} paired events: {mean:+.4f} "

@@ -95,7 +95,7 @@ class EventStats:
         ``rounds``: the rounds paired; ``colour_breaks``: games in which a player broke the
         colour tier (a third same colour in a row of played games, or ``|blacks − whites|``
         beyond 2 after the game); ``high_byes``: byes given to a player whose score was
-        above the lowest score of the round's field.
+        above the lowest score of the players of the round without a bye so far.
     """
 
     rule: str
@@ -166,6 +166,7 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int,
     colour = dict.fromkeys(strength, 0)
     runs: dict[str, list[int]] = {i: [] for i in strength}  # played colours, +1 black
     rematches = floats = breaks = high_byes = 0
+    had_bye: set[str] = set()
     seconds = 0.0
     proven = True
     for k in range(1, cfg.rounds + 1):
@@ -176,7 +177,9 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int,
         proven &= pairing.proven
         for t in pairing.tables:
             if t.white == BYE:
-                high_byes += score[t.black] > min(score.values())
+                eligible = [v for pid, v in score.items() if pid not in had_bye]
+                high_byes += bool(eligible) and score[t.black] > min(eligible)
+                had_bye.add(t.black)
                 games.append(GameRecord(k, t.number, t.black, BYE))
                 continue
             pair = frozenset((t.black, t.white))

@@ -4,10 +4,10 @@ A Swiss system is there to rank the field by strength in few rounds. :func:`tune
 plays simulated events (:func:`~gameopt.pairing.simulate.simulate_event`) of several sizes
 under the exact rule and searches the weights of the non-colour terms (the ones the exact
 method ranks first) for the largest mean Kendall τ between the final standings and the
-hidden strengths, subject to the hard constraints a director expects: no rematch, no bye
-above the lowest score group, and no more breaks of the colour tier than the starting
-weights give. Every candidate is judged on the same seeds (common random numbers), and
-:func:`paired_difference` compares two weight sets on held-out seeds.
+hidden strengths, subject to the constraints a director expects: no rematch, and no more
+byes above the lowest score group of players without a bye, nor breaks of the colour tier,
+than the starting weights give. Every candidate is judged on the same seeds (common
+random numbers), and :func:`paired_difference` compares two weight sets on held-out seeds.
 
 The search is a cyclic coordinate search over a small grid per weight (:data:`GRID`): each
 pass tries every other value of one weight with the others fixed, and keeps the best one
@@ -175,7 +175,7 @@ def evaluate(params: PenaltyParams, configs: Sequence[SimConfig], *, events: int
 
 
 def _feasible(e: Evaluation, start: Evaluation) -> bool:
-    return (e.rematches == 0 and e.high_byes == 0
+    return (e.rematches == 0 and e.high_byes <= start.high_byes
             and e.colour_breaks <= start.colour_breaks)
 
 
@@ -218,7 +218,7 @@ def tune_params(configs: Sequence[SimConfig], *, events: int = 20, seed: int | N
     Notes
     -----
     Cost: up to ``(max_evals + 1) · events · len(configs)`` simulated events.
-    A candidate is accepted only if it has no rematch, no bye above the lowest score
+    A candidate is accepted only if it has no rematch, no more byes above the lowest score
     group and no more colour-tier breaks than the start, and a higher mean τ.
     """
     _check(configs, events, "tune")
