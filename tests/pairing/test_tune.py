@@ -134,3 +134,10 @@ def test_cli_tunes_a_tiny_field(tmp_path: object,
         assert PenaltyParams.from_toml(out) != BAD
     else:
         assert not out.exists()
+
+
+def test_no_weight_set_is_evaluated_twice() -> None:
+    r = tune_params([SimConfig(12, 3)], events=1, seed=2, max_evals=40, workers=1)
+    assert r.stats["passes"] >= 2  # a second pass would retry the start's values
+    sets = [r.start.params, *(e.params for e in r.history)]
+    assert len(sets) == len(set(sets))

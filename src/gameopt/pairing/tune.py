@@ -11,8 +11,8 @@ random numbers), and :func:`paired_difference` compares two weight sets on held-
 
 The search is a cyclic coordinate search over a small grid per weight (:data:`GRID`): each
 pass tries every other value of one weight with the others fixed, and keeps the best one
-that beats the incumbent. It stops after ``max_evals`` candidates, when a pass changes
-nothing, or when the ``limit`` says so.
+that beats the incumbent; a weight set is evaluated once. It stops after ``max_evals``
+candidates, when a pass changes nothing, or when the ``limit`` says so.
 
 References
 ----------
@@ -233,6 +233,7 @@ def tune_params(configs: Sequence[SimConfig], *, events: int = 20, seed: int | N
     first = evaluate_many([start or PenaltyParams()], configs, **kw)[0]
     best = first
     history: list[Evaluation] = []
+    seen = {first.params}  # each weight set is evaluated once
     passes = 0
     stopped = "converged"
     improved = True
@@ -249,7 +250,8 @@ def tune_params(configs: Sequence[SimConfig], *, events: int = 20, seed: int | N
                 break
             current = weight_value(best.params, name)
             tries = [_with(best.params, name, v) for v in values if v != current]
-            tries = tries[:max_evals - len(history)]
+            tries = [p for p in tries if p not in seen][:max_evals - len(history)]
+            seen.update(tries)
             evals = evaluate_many(tries, configs, **kw)
             history.extend(evals)
             ok = [e for e in evals if _feasible(e, first) and e.tau > best.tau]
