@@ -16,7 +16,9 @@ def test_event_is_an_outcome_and_repeats_with_its_seed() -> None:
     assert isinstance(a, Outcome)
     assert (a.rematches, a.floats, a.colour_diffs, a.kendall_tau) == \
         (b.rematches, b.floats, b.colour_diffs, b.kendall_tau)
-    assert a.clock == "cpu" and a.seconds >= 0 and a.stats == {"rounds": 4}
+    assert a.clock == "cpu" and a.seconds >= 0
+    assert a.stats == {"rounds": 4, "colour_breaks": b.stats["colour_breaks"],
+                       "high_byes": 0}
     assert a.proven and a.bound is None
     assert not simulate_event("slim", cfg, 5).proven
     assert a.seconds_per_round == pytest.approx(a.seconds / 4)
@@ -44,3 +46,12 @@ def test_rules_report_progress_per_event() -> None:
 def test_bad_input(call: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_byes_follow_the_bye_tier_and_colour_breaks_are_counted() -> None:
+    # an odd field: one bye a round, always to the lowest group of players without one
+    cfg = SimConfig(players=15, rounds=6)
+    for seed in (1, 2, 3):
+        e = simulate_event("exact", cfg, seed)
+        assert e.stats["high_byes"] == 0
+        assert e.stats["colour_breaks"] >= sum(d > 2 for d in e.colour_diffs)

@@ -5,11 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gameopt.core import Limit, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
 from gameopt.pairing.records import result_text
+
+if TYPE_CHECKING:
+    from gameopt.pairing import SimConfig
 
 __all__ = ["register"]
 
@@ -180,6 +184,37 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="a Dask scheduler to run the events on")
     a.set_defaults(func=cmd_simulate)
+
+    a = ss.add_parser("tune", help="tune the penalty weights for Kendall τ by simulation",
+                      description="Coordinate search of the penalty weights (gameopt."
+                      "pairing.tune.GRID) for the mean Kendall τ of final standings against "
+                      "true strength, with no rematch, no bye above the lowest group and no "
+                      "more colour-tier breaks; judged again on held-out seeds.")
+    a.add_argument("--sizes", default="40x7,100x9", metavar="PxR,...",
+                   help="event sizes, players x rounds (default 40x7,100x9)")
+    a.add_argument("--events", type=int, default=20,
+                   help="training events per size and candidate (default 20)")
+    a.add_argument("--holdout", type=int, default=50,
+                   help="held-out events per size (default 50)")
+    a.add_argument("--max-evals", type=int, default=24,
+                   help="candidates evaluated at most (default 24)")
+    a.add_argument("--seed", type=int, default=0,
+                   help="training seed; the held-out events use seed + 1 (default 0)")
+    a.add_argument("--start", default=None, metavar="PENALTIES.toml",
+                   help="starting weights (default: the built-in defaults)")
+    a.add_argument("--out", default=None, metavar="TUNED.toml",
+                   help="write the tuned weights here (only if better on the held-out set)")
+    a.add_argument("--history", action="store_true",
+                   help="print every candidate's training figures")
+    a.add_argument("--compare", action="store_true",
+                   help="also print exact, slim and naive before/after on the held-out seeds")
+    a.add_argument("--time-limit", type=float, default=None, metavar="S",
+                   help="stop the search after S wall-clock seconds (the events run in workers)")
+    a.add_argument("--workers", type=int, default=None,
+                   help="worker processes (default: one per core)")
+    a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="a Dask scheduler to run the events on")
+    a.set_defaults(func=cmd_tune)
 
 
 def _open(path: str) -> Tournament:
@@ -435,4 +470,84 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                           workers=args.workers, scheduler=args.scheduler,
                           progress=progress_for(False))
     print(format_table(list(SUMMARY_COLUMNS), rows))
+    return 0
+
+
+def _sizes(text: str) -> list[SimConfig]:
+    from gameopt.pairing import SimConfig
+
+    out: list[SimConfig] = []
+    for part in text.split(","):
+        players, sep, rounds = part.strip().lower().partition("x")
+        if not sep or not players.isdigit() or not rounds.isdigit():
+            raise InvalidInputError(f"--sizes: expected PLAYERSxROUNDS, e.g. 40x7, got "
+                                    f"{part.strip()!r}")
+        out.append(SimConfig(players=int(players), rounds=int(rounds)))
+    return out
+
+
+def cmd_tune(args: argparse.Namespace) -> int:
+    from gameopt.cli.common import progress_for
+    from gameopt.core import check_count
+    from gameopt.core.files import atomic_write_text
+    from gameopt.core.table import format_table
+    from gameopt.pairing import PenaltyParams
+    from gameopt.pairing.tune import (
+        COMPARE_COLUMNS,
+        GRID,
+        compare_rules,
+        params_toml,
+        tune_and_validate,
+        weight_value,
+    )
+
+    configs = _sizes(args.sizes)
+    check_count(args.events, "--events")
+    check_count(args.holdout, "--holdout", minimum=2)
+    check_count(args.max_evals, "--max-evals")
+    if args.seed < 0:
+        raise InvalidInputError(f"--seed: expected a non-negative integer, got {args.seed}")
+    if args.workers is not None:
+        check_count(args.workers, "--workers")
+    seconds = check_seconds(args.time_limit, "--time-limit")
+    start = PenaltyParams.from_toml(args.start) if args.start else PenaltyParams()
+    v = tune_and_validate(configs, events=args.events, holdout=args.holdout, seed=args.seed,
+                          start=start, max_evals=args.max_evals,
+                          limit=Limit(time=seconds, clock="wall"), workers=args.workers,
+                          scheduler=args.scheduler, progress=progress_for(False))
+    r = v.result
+    names = list(GRID)
+    print(f"search: {r.stats['evaluations']} candidates, {r.stats['passes']} passes, "
+          f"{r.stats['events']} events each, stopped: {r.stats['stopped']}, "
+          f"{r.seconds:.1f} s ({r.clock})")
+    rows = [[label, *(weight_value(e.params, n) for n in names), round(e.tau, 4), e.rematches,
+             e.colour_breaks, e.high_byes]
+            for label, e in (("start (training)", r.start), ("tuned (training)", r.best),
+                             ("start (held-out)", v.before), ("tuned (held-out)", v.after))]
+    print(format_table(["weights", *names, "Kendall τ", "rematches", "colour breaks",
+                        "high byes"], rows))
+    if args.history:
+        print(format_table(["candidate", *names, "Kendall τ", "rematches", "colour breaks",
+                            "high byes"],
+                           [[k + 1, *(weight_value(e.params, x) for x in names),
+                             round(e.tau, 4), e.rematches, e.colour_breaks, e.high_byes]
+                            for k, e in enumerate(r.history)]))
+    mean, low, high = v.difference
+    n = len(v.after.taus)
+    print(f"held-out τ difference (tuned − start) over {n} paired events: {mean:+.4f} "
+          f"(95% CI {low:+.4f} .. {high:+.4f})")
+    print("tuned weights are better on the held-out events" if v.better else
+          "tuned weights are NOT better on the held-out events; keep the start")
+    if args.compare:
+        rows2 = compare_rules({"start": r.start.params, "tuned": r.params},
+                              ["exact", "slim", "naive"], configs, events=args.holdout,
+                              seed=args.seed + 1, workers=args.workers,
+                              scheduler=args.scheduler)
+        print(format_table(list(COMPARE_COLUMNS), rows2))
+    if args.out:
+        if not v.better:
+            print(f"{args.out}: not written (not better on the held-out events)")
+        else:
+            atomic_write_text(args.out, params_toml(r.params))
+            print(f"{args.out}: tuned weights written")
     return 0

@@ -16,7 +16,8 @@ Entry points
     WOF ``.ELO`` and FIDE TRF-16 files (:mod:`~gameopt.pairing.trf`); every other format
     is in :mod:`~gameopt.pairing.formats`. :mod:`~gameopt.pairing.check` audits a round.
 :func:`simulate_rules`
-    Random events played out under several pairing rules, to compare them.
+    Random events played out under several pairing rules, to compare them;
+    :mod:`~gameopt.pairing.tune` searches the penalty weights for Kendall τ on them.
 
 :func:`pair_round` loads numba kernels, so it is imported on first use.
 """

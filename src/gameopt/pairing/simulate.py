@@ -4,8 +4,10 @@ Players get hidden strengths (Elo ratings ~ N(1500, σ)); a game is won with the
 probability 1 / (1 + 10^(−Δ/400)), drawn rarely, and ends with a disc margin drawn around
 a strength-dependent mean. Each event is paired round by round with
 :func:`~gameopt.pairing.pairer.pair_round` and judged on what a director cares about:
-rematches, floats (games between different scores), colour imbalance, and how well the
-final standings recover the true strengths (Kendall τ).
+rematches, floats (games between different scores), colour imbalance, breaks of the colour
+tier (a third same colour in a row of played games, or a colour difference beyond 2), byes
+given above the lowest score group, and how well the final standings recover the true
+strengths (Kendall τ).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng, spawn_seeds
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, METHODS
+from gameopt.pairing.penalties import MAX_COLOUR_DIFFERENCE, PenaltyParams
 from gameopt.pairing.records import GameRecord, PlayerRecord
 from gameopt.pairing.standings import build_round_input, compute_standings
 
@@ -30,7 +33,8 @@ __all__ = ["SUMMARY_COLUMNS", "EventStats", "SimConfig", "kendall_tau", "simulat
 
 #: The columns of :func:`simulate_rules`' rows.
 SUMMARY_COLUMNS = ("rule", "events", "rematches/event", "floats/event", "mean |colour diff|",
-                   "max |colour diff|", "Kendall τ", "pairing CPU s/round")
+                   "max |colour diff|", "colour breaks/event", "high byes/event", "Kendall τ",
+                   "pairing CPU s/round")
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,10 @@ class EventStats:
     bound : None
         A simulation proves no bound.
     stats : dict
-        ``rounds``: the rounds paired.
+        ``rounds``: the rounds paired; ``colour_breaks``: games in which a player broke the
+        colour tier (a third same colour in a row of played games, or ``|blacks − whites|``
+        beyond 2 after the game); ``high_byes``: byes given to a player whose score was
+        above the lowest score of the players of the round without a bye so far.
     """
 
     rule: str
@@ -142,8 +149,10 @@ def _play(rng: np.random.Generator, ra: float, rb: float, draw_prob: float
     return (win, lose) if a_wins else (lose, win)
 
 
-def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
-    """Play one event of ``cfg`` under pairing ``rule`` (a ``pair_round`` method)."""
+def simulate_event(rule: str, cfg: SimConfig, seed: int,
+                   params: PenaltyParams | None = None) -> EventStats:
+    """Play one event of ``cfg`` under pairing ``rule`` (a ``pair_round`` method) with the
+    penalty ``params`` (default ``PenaltyParams()``, whatever the rule)."""
     from gameopt.pairing.pairer import pair_round  # numba: loaded on first use
 
     rng = make_rng(seed)
@@ -155,17 +164,22 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
     games: list[GameRecord] = []
     met: set[frozenset[str]] = set()
     colour = dict.fromkeys(strength, 0)
-    rematches = floats = 0
+    runs: dict[str, list[int]] = {i: [] for i in strength}  # played colours, +1 black
+    rematches = floats = breaks = high_byes = 0
+    had_bye: set[str] = set()
     seconds = 0.0
     proven = True
     for k in range(1, cfg.rounds + 1):
         ri = build_round_input(k, players, games)
         score = {s.id: s.score for s in ri.players}
-        pairing = pair_round(ri, method=rule)
+        pairing = pair_round(ri, params, method=rule)
         seconds += pairing.seconds
         proven &= pairing.proven
         for t in pairing.tables:
             if t.white == BYE:
+                eligible = [v for pid, v in score.items() if pid not in had_bye]
+                high_byes += bool(eligible) and score[t.black] > min(eligible)
+                had_bye.add(t.black)
                 games.append(GameRecord(k, t.number, t.black, BYE))
                 continue
             pair = frozenset((t.black, t.white))
@@ -174,6 +188,10 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
             floats += score[t.black] != score[t.white]
             colour[t.black] += 1
             colour[t.white] -= 1
+            for pid, step in ((t.black, 1), (t.white, -1)):
+                runs[pid].append(step)
+                breaks += (abs(colour[pid]) > MAX_COLOUR_DIFFERENCE
+                           or runs[pid][-3:] == [step] * 3)
             b, w = _play(rng, strength[t.black], strength[t.white], cfg.draw_prob)
             games.append(GameRecord(k, t.number, t.black, t.white, b, w))
     final = compute_standings(players, games, through_round=cfg.rounds)
@@ -181,20 +199,24 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int) -> EventStats:
     ids = list(strength)
     tau = kendall_tau([strength[i] for i in ids], [-float(rank[i]) for i in ids])
     return EventStats(rule, rematches, floats, tuple(abs(v) for v in colour.values()), tau,
-                      seconds, "cpu", proven, None, {"rounds": cfg.rounds})
+                      seconds, "cpu", proven, None,
+                      {"rounds": cfg.rounds, "colour_breaks": breaks, "high_byes": high_byes})
 
 
-def _event_job(job: tuple[str, SimConfig, int]) -> EventStats:
+def _event_job(job: tuple[str, SimConfig, int, PenaltyParams | None]) -> EventStats:
     return simulate_event(*job)
 
 
 def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int | None = 0,
                    workers: int | None = None, scheduler: str | None = None,
-                   progress: ProgressCallback | None = None) -> list[list[object]]:
+                   progress: ProgressCallback | None = None,
+                   params: PenaltyParams | None = None) -> list[list[object]]:
     """``events`` events per rule (the same seeds, so the same players and luck draws for
     every rule), spread over processes or a Dask cluster; one summary row per rule, with
     the columns :data:`SUMMARY_COLUMNS`: ``[rule, events, rematches/event, floats/event,
-    mean |colour diff|, max |colour diff|, mean Kendall τ, pairing CPU s/round]``.
+    mean |colour diff|, max |colour diff|, colour breaks/event, high byes/event, mean
+    Kendall τ, pairing CPU s/round]``. ``params`` are the penalty parameters of every rule
+    (default ``PenaltyParams()``).
 
     ``progress`` hears of each event as it finishes (``Progress(task="parallel_map",
     done, total)``, see :func:`gameopt.core.parallel_map`).
@@ -210,7 +232,7 @@ def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int |
         raise InvalidInputError(f"simulation: unknown rule {unknown[0]!r} "
                                 f"({', '.join(METHODS)})")
     seeds = spawn_seeds(seed, events)
-    jobs = [(rule, cfg, s) for rule in rules for s in seeds]
+    jobs = [(rule, cfg, s, params) for rule in rules for s in seeds]
     out = parallel_map(_event_job, jobs, workers=workers, scheduler=scheduler,
                        progress=progress)
     rows: list[list[object]] = []
@@ -220,6 +242,8 @@ def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int |
         rows.append([rule, len(stats), round(statistics.fmean(s.rematches for s in stats), 3),
                      round(statistics.fmean(s.floats for s in stats), 2),
                      round(statistics.fmean(diffs), 3), max(diffs),
+                     round(statistics.fmean(s.stats["colour_breaks"] for s in stats), 2),
+                     round(statistics.fmean(s.stats["high_byes"] for s in stats), 3),
                      round(statistics.fmean(s.kendall_tau for s in stats), 4),
                      round(statistics.fmean(s.seconds_per_round for s in stats), 4)])
     return rows
