@@ -1,0 +1,75 @@
+"""Deck files the fuzzing (benchmarks/fuzz) found tracebacks on: each is one line now."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gameopt.deck.formats import read_collection, read_decks, read_pool, read_scores
+from gameopt.errors import InvalidInputError
+
+POOL = "id,name,character,attribute,cost,rarity\n1,a,1,god,5,C\n2,b,2,demon,3,R\n"
+
+
+@pytest.mark.parametrize("name, text, match", [
+    ("p.csv", POOL + '3,"' + "x" * 200_000 + '",3,god,1,C\n', r"p\.csv:\d+: not CSV \(field "
+     "larger than field limit"),
+    ("p.json", "[" * 100_000, r"p\.json: not usable JSON \(nested too deeply\)"),
+    ("c.json", "[" + "9" * 5000 + "]", r"c\.json: not usable JSON \(Exceeds the limit"),
+    ("p.csv", POOL.replace("1,a,1,god,5", "١,a,1,god,5"), r"p\.csv:2: id: '١' is not an "
+     "integer"),
+    ("p.csv", POOL.replace("god,5", "god,２"), r"p\.csv:2: cost: '２' is not an integer"),
+    ("d.csv", "1,²\n", r"d\.csv:1: id: '²' is not an integer"),
+    ("d.csv", "1," + "7" * 5000 + "\n", r"d\.csv:1: id: 777.* digits\) is out of range"),
+    ("s.csv", "a,b,score\n1,2,١\n", r"s\.csv:2: score: '١' is not a number"),
+])
+def test_text_files(tmp_path: Path, name: str, text: str, match: str) -> None:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    readers = {"p": read_pool, "c": read_collection, "d": read_decks, "s": read_scores}
+    with pytest.raises(InvalidInputError, match=match) as info:
+        readers[name[0]](path)
+    assert "\n" not in str(info.value)
+
+
+def _npz(**arrays: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+def _huge_header() -> bytes:
+    """An NPZ whose R member declares 10^8 x 10^8 floats and holds 8 bytes."""
+    head = io.BytesIO()
+    np.lib.format.write_array_header_1_0(head, {"descr": "<f8", "fortran_order": False,
+                                                "shape": (10**8, 10**8)})
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("ids.npy", _npy(np.array([1, 2])))
+        zf.writestr("R.npy", b"\x93NUMPY\x01\x00" + head.getvalue()[8:] + b"\0" * 8)
+    return buf.getvalue()
+
+
+def _npy(a: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, a)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("data, match", [
+    (b"PK\x03\x04 not a zip", r"not an NPZ file \(BadZipFile"),
+    (_npz(ids=np.array(["a", "b"])), r"ids: array of <U1 \(expected integers\)"),
+    (_npz(ids=np.array([1.0, np.inf])), r"ids: array of float64 \(expected integers\)"),
+    (_npz(ids=np.array([1, 2]), R=np.zeros((2, 2), dtype="<U2")), r"R: array of <U2"),
+    (_huge_header(), r"R: header declares float64 \(100000000, 100000000\) "
+                     r"\(80,000,000,000,000,000 bytes\) in a member of"),
+])
+def test_npz_scores(tmp_path: Path, data: bytes, match: str) -> None:
+    path = tmp_path / "s.npz"
+    path.write_bytes(data)
+    with pytest.raises(InvalidInputError, match=match):
+        read_scores(path)
