@@ -350,6 +350,9 @@ def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str
     """
     results: list[tuple[int | str, int, int]] = []
     for where, row in _csv_rows(text, source, _RESULT_FIELDS, 3):
+        for f in _RESULT_FIELDS:
+            if f not in row:
+                raise InvalidInputError(f"{where}: the {f} field is empty")
         results.append((row["who"], _int(row["black"], where, "black discs"),
                         _int(row["white"], where, "white discs")))
     return results
@@ -365,7 +368,14 @@ def _csv_rows(text: str, source: str, fields: tuple[str, ...],
     """``(where, {field: cell})`` per data line: empty cells left out, an optional header
     line (first cell = ``fields[0]``), blank lines and ``#`` comments skipped."""
     rows = []
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    lines = iter(enumerate(csv.reader(text.splitlines()), start=1))
+    while True:
+        try:
+            lineno, row = next(lines)
+        except StopIteration:
+            break
+        except csv.Error as e:  # a field over csv's size limit
+            raise InvalidInputError(f"{source}: not CSV ({e})") from None
         if not row or row[0].strip().startswith("#"):
             continue
         cells = [c.strip() for c in row]
@@ -380,10 +390,11 @@ def _csv_rows(text: str, source: str, fields: tuple[str, ...],
 
 
 def _int(value: str, where: str, what: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInputError(f"{where}: {what} {value!r} is not an integer") from None
+    digits = value.strip().removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):  # not ٤٠, 1_0
+        shown = repr(value) if len(value) <= 30 else repr(value[:26]) + "..."
+        raise InvalidInputError(f"{where}: {what} {shown} is not an integer")
+    return int(value)
 
 
 def _csv(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
