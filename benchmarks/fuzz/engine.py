@@ -33,8 +33,8 @@ import os
 import random
 import sys
 import time
-import tracemalloc
 import traceback
+import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
