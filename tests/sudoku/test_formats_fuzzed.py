@@ -30,3 +30,9 @@ def test_lloyd_amos_line_names_the_bad_value() -> None:
 def test_lloyd_amos_line_still_reads() -> None:
     (p,) = parse_puzzles("20;24;" + ",".join(["0"] * 80 + ["7"]), "f.txt")
     assert p.cells[80] == 7 and p.givens == 1
+
+
+def test_csv_with_a_giant_field() -> None:
+    text = 'puzzle,solution\n"' + "1" * 200_000 + '",x\n'
+    with pytest.raises(InvalidInputError, match=r"^f\.csv: not CSV \(field larger than"):
+        parse_puzzles(text, "f.csv")

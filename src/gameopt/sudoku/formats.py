@@ -141,7 +141,7 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
     reader = csv.reader(io.StringIO(text))
     header: list[str] | None = None
     out = []
-    for no, row in enumerate(reader, start=1):
+    for no, row in enumerate(_csv_rows(reader, source), start=1):
         if not row or row[0].startswith("#"):
             continue
         if header is None:
@@ -160,6 +160,14 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
     if not out:
         raise InvalidInputError(f"{source}: no puzzle found")
     return out
+
+
+def _csv_rows(reader: Iterable[list[str]], source: str) -> Iterable[list[str]]:
+    """The rows of ``reader``; csv's own errors (a field over its size limit) as ours."""
+    try:
+        yield from reader
+    except csv.Error as e:
+        raise InvalidInputError(f"{source}: not CSV ({e})") from None
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle | np.ndarray],
