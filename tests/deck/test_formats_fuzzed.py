@@ -73,3 +73,21 @@ def test_npz_scores(tmp_path: Path, data: bytes, match: str) -> None:
     path.write_bytes(data)
     with pytest.raises(InvalidInputError, match=match):
         read_scores(path)
+
+
+def test_reading_a_small_gzip_does_not_allocate_the_limit(tmp_path: Path) -> None:
+    # found by the fuzzing's tracemalloc check: f.read(limit + 1) took 1 GiB per .gz
+    import gzip
+    import tracemalloc
+
+    from gameopt.deck.formats import read_mdp
+
+    path = tmp_path / "i.txt.gz"
+    path.write_bytes(gzip.compress(b"3 2\n0 1 1\n0 2 2\n1 2 3\n"))
+    tracemalloc.start()
+    try:
+        assert read_mdp(path).n == 3
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 << 20

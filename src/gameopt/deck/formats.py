@@ -486,7 +486,11 @@ def _gunzip(data: bytes, path: Path, what: str) -> bytes:
     """``data`` decompressed, at most MAX_FILE_BYTES (a gzip bomb is refused)."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-            out = f.read(MAX_FILE_BYTES + 1)
+            parts, size = [], 0  # read(n) would first allocate all n bytes
+            while size <= MAX_FILE_BYTES and (part := f.read(1 << 20)):
+                parts.append(part)
+                size += len(part)
+            out = b"".join(parts)
     except (OSError, EOFError, zlib.error) as e:
         raise InvalidInputError(f"{what} {path}: not gzip ({e})") from None
     if len(out) > MAX_FILE_BYTES:

@@ -280,6 +280,8 @@ def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]
     entries: list[dict[str, Any]] = []
     for where, row in _csv_rows(text, source, _PLAYER_FIELDS, 1):
         entry: dict[str, Any] = dict(row)
+        if "name" not in row:
+            raise InvalidInputError(f"{where}: the name field is empty")
         name = " ".join(row["name"].split())
         if len(name) > MAX_NAME:
             raise InvalidInputError(f"{where}: name {name[:20]!r}... has {len(name)} "
@@ -512,7 +514,7 @@ def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
                                  None if country == "-" else country, None, len(r.players) + 1)
     elif word == "Round" and rest.strip().isdigit():
         r.explicit_rounds = True
-        r.round_no = int(rest)
+        r.round_no = _int(rest, r.where(lineno), "round number")
         r.busy = frozenset()
     elif word == "Bye:" and rest.strip():
         pid = rest.strip()
@@ -700,7 +702,7 @@ def parse_trf(text: str, source: str = "<text>") -> TournamentData:
     games = _trf_games(blocks, by_rank, source)
     info = TournamentInfo(head.get("012", "") or "(unnamed)", head.get("032") or None,
                           head.get("042") or None,
-                          int(head["XXR"]) if head.get("XXR") else None)
+                          _int(head["XXR"], source, "XXR") if head.get("XXR") else None)
     return TournamentData(info, tuple(players), games, rounds, forbidden)
 
 
@@ -708,7 +710,7 @@ def _trf_layout(spec: str, source: str) -> _Layout:
     widths = dict(_TRF_WIDTHS)
     for item in spec.split():
         key, _, value = item.partition("=")
-        if key not in widths or not value.isdigit():
+        if key not in widths or not (value.isascii() and value.isdigit() and len(value) < 4):
             raise InvalidInputError(f"{source}: XXW: bad width {item!r}")
         widths[key] = int(value)
     return _Layout(**widths)
