@@ -66,3 +66,8 @@ def test_damaged_records_are_one_line(event: Path, sql: str) -> None:
     finally:
         t.close()
 
+
+
+def test_elo_discs_of_thousands_of_digits() -> None:
+    with pytest.raises(InvalidInputError, match=r"x\.elo:3: discs '9999.* is not an integer"):
+        parse_elo("%%Tournament: T\n%Round 1\n1 (" + "9" * 5000 + ")>(24) 2 B\n", "x.elo")

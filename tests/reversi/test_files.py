@@ -291,3 +291,11 @@ def test_ggf_messages_are_one_line() -> None:
     with pytest.raises(InvalidInputError, match=r"GM\[Oth\\nello\] is not an Othello") as e:
         parse_ggf("(;GM[Oth\nello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *];)")
     assert "\n" not in str(e.value)
+
+
+def test_ggf_move_text_on_one_line() -> None:
+    from gameopt.reversi.files import parse_ggf
+
+    with pytest.raises(InvalidInputError, match=r"move 1 B\[F\\n6\]") as e:
+        parse_ggf("(;GM[Othello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *]B[F\n6];)")
+    assert "\n" not in str(e.value)

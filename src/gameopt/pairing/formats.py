@@ -529,7 +529,7 @@ def _elo_game(r: _EloReader, line: str, lineno: int) -> None:
         raise InvalidInputError(f"{r.where(lineno)}: not a game line "
                                 f"(want 'ID1 (discs1)>(discs2) ID2 B'): {line!r}")
     id1, d1, sign, d2, id2, colour = m.groups()
-    d1n, d2n = int(d1), int(d2)
+    d1n, d2n = _int(d1, r.where(lineno), "discs"), _int(d2, r.where(lineno), "discs")
     check_discs(d1n, d2n, r.where(lineno))
     if _ELO_SIGN[Outcome.from_discs(d1n, d2n)] != sign:
         raise InvalidInputError(f"{r.where(lineno)}: sign {sign!r} contradicts discs "
