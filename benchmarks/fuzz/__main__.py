@@ -52,12 +52,12 @@ def replay_findings(name: str, tmp: Path) -> tuple[int, int]:
     return found, failing
 
 
-def _job(args: tuple[str, int, int, int]) -> tuple[RunStats, int, int]:
-    name, inputs, seed, memory = args
+def _job(args: tuple[str, int, int, int, float | None]) -> tuple[RunStats, int, int]:
+    name, inputs, seed, memory, budget = args
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     with tempfile.TemporaryDirectory(prefix=f"fuzz-{name}-") as tmp:
-        stats = run_target(TARGETS[name], inputs, seed, Path(tmp))
+        stats = run_target(TARGETS[name], inputs, seed, Path(tmp), budget=budget)
         found, failing = replay_findings(name, Path(tmp))
     return stats, found, failing
 
@@ -71,12 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (one target each)")
     ap.add_argument("--memory", type=float, default=4.0,
                     help="address-space ceiling per process, GiB (0: none)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="CPU seconds per target: stop early (the table shows the inputs run)")
     ap.add_argument("--show", action="store_true", help="print each failure and its input")
     args = ap.parse_args(argv)
     names = [n for n in TARGETS if args.targets in n]
     if not names:
         ap.error(f"no target matches {args.targets!r}; targets: {', '.join(TARGETS)}")
-    jobs = [(n, args.inputs, args.seed, int(args.memory * 2**30)) for n in names]
+    jobs = [(n, args.inputs, args.seed, int(args.memory * 2**30), args.budget) for n in names]
     w0, c0 = time.perf_counter(), os.times()
     if args.jobs > 1:
         with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
