@@ -32,7 +32,8 @@ def test_short_fuzz_pass(name: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("finding", FINDINGS, ids=lambda f: f"{f.target}:{f.what[:40]}")
 def test_findings_stay_fixed(finding, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert check_input(TARGETS[finding.target], finding.data,
-                       Context(tmp_path, random.Random(0)), timed=False) is None
+                       Context(tmp_path, random.Random(0)), trace_memory=True,
+                       timed=False) is None
 
 
 def test_the_harness_sees_a_traceback(tmp_path: Path) -> None:

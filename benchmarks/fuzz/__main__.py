@@ -47,7 +47,8 @@ def replay_findings(name: str, tmp: Path) -> tuple[int, int]:
     for f in FINDINGS:
         if f.target == name:
             found += 1
-            if check_input(tgt, f.data, Context(tmp, random.Random(0))) is not None:
+            if check_input(tgt, f.data, Context(tmp, random.Random(0)), trace_memory=True,
+                           timed=False) is not None:
                 failing += 1
     return found, failing
 
