@@ -339,7 +339,8 @@ def _parse_game(props: list[tuple[str, str]], where: str) -> GgfGame:
             tags[key] = value
     if start is None:
         raise InvalidInputError(f"{where}: no BO[...] start position")
-    parsed = [_parse_move(v, f"{where}: move {k} {c}[{_flat(v)}]") for k, (c, v) in enumerate(raw, 1)]
+    parsed = [_parse_move(v, f"{where}: move {k} {c}[{_flat(v)}]")
+              for k, (c, v) in enumerate(raw, 1)]
     # Passes are explicit, so the colours alternate; check the moves before the first
     # wrong colour (an earlier illegal move is the error to report), then the colour.
     first = "B" if start.side == BLACK else "W"
