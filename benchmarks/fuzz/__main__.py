@@ -81,11 +81,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"no target matches {args.targets!r}; targets: {', '.join(TARGETS)}")
     jobs = [(n, args.inputs, args.seed, int(args.memory * 2**30), args.budget) for n in names]
     w0, c0 = time.perf_counter(), os.times()
-    if args.jobs > 1:
-        with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
-            results = pool.map(_job, jobs, chunksize=1)
-    else:
-        results = [_job(j) for j in jobs]
+    results = []
+    with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
+        for done in pool.imap_unordered(_job, jobs, chunksize=1):
+            results.append(done)
+            stats, found, failing = done
+            print(f"done {stats.target}: {stats.inputs:,} inputs, {len(stats.failures)} new "
+                  f"failures, {found - failing}/{found} corpus fixed, "
+                  f"{stats.cpu_seconds:.0f} CPU s", file=sys.stderr, flush=True)
+    results.sort(key=lambda r: names.index(r[0].target))
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system
            - c0.user - c0.system - c0.children_user - c0.children_system)
