@@ -91,3 +91,22 @@ def test_reading_a_small_gzip_does_not_allocate_the_limit(tmp_path: Path) -> Non
     finally:
         tracemalloc.stop()
     assert peak < 16 << 20
+
+
+def test_triplet_indices_and_mdp_indices_are_whole(tmp_path: Path) -> None:
+    # found by the fuzzing: NaN/inf indices were cast to int64 (RuntimeWarning, garbage)
+    import warnings
+
+    from gameopt.deck.formats import read_mdp
+
+    path = tmp_path / "s.npz"
+    path.write_bytes(_npz(ids=np.array([1, 2]), rows=np.array([np.nan]),
+                          cols=np.array([1.0]), vals=np.array([1.0])))
+    mdp = tmp_path / "m.txt"
+    mdp.write_text("3 2\n0 1 1\n0 inf 2\n1 2 3\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InvalidInputError, match=r"rows: array of float64 \(expected int"):
+            read_scores(path)
+        with pytest.raises(InvalidInputError, match=r"m\.txt:3: index 0 inf is not a whole"):
+            read_mdp(mdp)

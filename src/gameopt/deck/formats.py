@@ -225,9 +225,10 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
 def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
     z = _load_npz(read_bytes(p, "scores"), p)
     for name, arr in z.items():
-        if arr.dtype.kind not in ("iuf" if name != "ids" else "iu"):
+        whole = name in ("ids", "rows", "cols")
+        if arr.dtype.kind not in ("iu" if whole else "iuf"):
             raise InvalidInputError(f"{p}: {name}: array of {arr.dtype} (expected "
-                                    f"{'integers' if name == 'ids' else 'numbers'})")
+                                    f"{'integers' if whole else 'numbers'})")
     if "ids" in z:
         ids = tuple(int(v) for v in np.asarray(z["ids"]).ravel())
     elif pool is not None:
@@ -450,7 +451,7 @@ def read_mdp(path: str | Path) -> DeckProblem:
         raise InvalidInputError(f"{path}: {pairs.shape[0]} pair lines, header n = {n} "
                                 f"needs {want} (one per unordered pair)")
     idx = pairs[:, :2]
-    bad = np.flatnonzero((idx != np.floor(idx)).any(axis=1))
+    bad = np.flatnonzero((~np.isfinite(idx) | (idx != np.floor(idx))).any(axis=1))
     if bad.size:
         t = int(bad[0])
         raise InvalidInputError(f"{path}:{_line_of(body, t)}: index {_num(idx[t])} is not a "
