@@ -37,6 +37,8 @@ FINDINGS: list[Finding] = [
     Finding("go.text", b"X.O\n.X.\n", "memory: read_bytes allocated its 1 GiB limit per file"),
     Finding("sudoku.file", b'puzzle,solution\n"' + b"1" * 200_000 + b'",x\n',
             "csv.Error: field larger than field limit"),
+    Finding("sudoku.file", "puzzle\u2028x,y\n1,2\n".encode(),
+            "ValueError: 'quizzes' is not in list (splitlines and csv disagree on U+2028)"),
     Finding("reversi.obf", b"-" * 64 + b" X; a1:" + b"9" * 10_000 + b";",
             "ValueError: int() of a 10,000-digit score"),
     Finding("reversi.ggf", b"(;GM[Oth\nello]BO[8 " + _START + b" *];)",

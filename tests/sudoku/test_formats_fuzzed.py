@@ -36,3 +36,10 @@ def test_csv_with_a_giant_field() -> None:
     text = 'puzzle,solution\n"' + "1" * 200_000 + '",x\n'
     with pytest.raises(InvalidInputError, match=r"^f\.csv: not CSV \(field larger than"):
         parse_puzzles(text, "f.csv")
+
+
+def test_csv_header_that_csv_splits_otherwise() -> None:
+    # found by the long fuzz run: str.splitlines cuts at U+2028, csv does not, so the
+    # header check passed and csv's header row had no 'puzzle' (ValueError from .index)
+    with pytest.raises(InvalidInputError, match=r"^f\.csv:1: CSV header .* has no 'puzzle'"):
+        parse_puzzles("puzzle\u2028x,y\n1,2\n", "f.csv")

@@ -146,6 +146,9 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
             continue
         if header is None:
             header = [h.strip().lower() for h in row]
+            if "puzzle" not in header and "quizzes" not in header:  # csv split it otherwise
+                raise InvalidInputError(f"{source}:{no}: CSV header {row[:6]!r} has no "
+                                        "'puzzle' (or 'quizzes') column")
             pcol = header.index("puzzle") if "puzzle" in header else header.index("quizzes")
             scol = next((header.index(k) for k in ("solution", "solutions") if k in header), None)
             continue
