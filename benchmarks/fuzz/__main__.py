@@ -89,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"done {stats.target}: {stats.inputs:,} inputs, {len(stats.failures)} new "
                   f"failures, {found - failing}/{found} corpus fixed, "
                   f"{stats.cpu_seconds:.0f} CPU s", file=sys.stderr, flush=True)
+            for f in stats.failures.values():  # now, so a run stopped early keeps them
+                print(f"  {f.key}: {f.what} input {f.data[:200]!r}", file=sys.stderr,
+                      flush=True)
     results.sort(key=lambda r: names.index(r[0].target))
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system
