@@ -37,7 +37,7 @@ def test_solve_file_one_line_per_puzzle(tmp_path, capsys) -> None:  # type: igno
     (["sudoku", "solve", "6" + ARTICLE[1:]], "value 6 given twice in row 1: r1c1 and r1c3"),
     (["sudoku", "solve", "no/such/file.txt"], "no such file"),
     # longer than a file name may be (the OS refuses to look it up): read as a puzzle
-    (["sudoku", "solve", "1," * 700], "1400 cells is not a square grid"),
+    (["sudoku", "solve", "1," * 700], "700 cells is not a square grid"),  # commas separate
     (["sudoku", "solve", ARTICLE, "--max-epochs", "0"], "max_epochs=0 is out of range"),
     (["sudoku", "solve", ARTICLE, "--count-limit", "0"], "--count-limit 0: expected >= 1"),
     (["sudoku", "solve", ARTICLE, "--time-limit", "nan"], "--time-limit nan"),

@@ -53,3 +53,14 @@ def test_msp_prints_the_clock_and_stops_on_time(capsys) -> None:  # type: ignore
     assert "| wall s |" in capsys.readouterr().out
     assert main(["go", "msp", "6", "--time-limit", "-1"]) == 2
     assert "--time-limit -1" in capsys.readouterr().err
+
+
+def test_msp26_writes_sgf_and_too_large_is_refused_first(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    # was: 'go msp 26 --sgf' printed the result, then exited 2 (sgfmill's 25 limit)
+    path = tmp_path / "m26.sgf"
+    assert main(["go", "msp", "26", "--sgf", str(path), "-q"]) == 0
+    assert b"SZ[26]" in path.read_bytes()
+    assert main(["go", "msp", "53", "--sgf", str(tmp_path / "m53.sgf"), "-q"]) == 2
+    out, err = capsys.readouterr()
+    assert "MSP(53x53)" not in out and not (tmp_path / "m53.sgf").exists()
+    assert err.startswith("gameopt: error: --sgf: a 53x53 board cannot be written as SGF")

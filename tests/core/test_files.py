@@ -45,3 +45,21 @@ def test_read_text_one_wording(tmp_path: Path) -> None:
         read_text(nul)
     with pytest.raises(InvalidInputError, match=r"larger than the 2-byte limit"):
         read_bytes(good, max_bytes=2)
+
+
+def test_reading_a_small_file_does_not_allocate_the_limit(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # found by the fuzzing (benchmarks/fuzz): f.read(limit + 1) allocated the whole
+    # 1 GiB limit for every file read, a 3-byte one too
+    import tracemalloc
+
+    from gameopt.core.files import read_bytes
+
+    path = tmp_path / "small.txt"
+    path.write_bytes(b"abc")
+    tracemalloc.start()
+    try:
+        assert read_bytes(path) == b"abc"
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20

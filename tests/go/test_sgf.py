@@ -1,4 +1,4 @@
-"""SGF through sgfmill: round trips, cross-reading with sgfmill's own board, bad input."""
+"""SGF: round trips, cross-reading with sgfmill's own board, FF[4] sizes, bad input."""
 
 from __future__ import annotations
 
@@ -62,9 +62,30 @@ def test_moves_are_replayed_and_can_be_undone() -> None:
     assert board[0, 1] == BLACK and board.moves == []
 
 
-def test_string_data_and_add_empty() -> None:
-    board = board_from_sgf("(;SZ[3]AB[aa][bb]AE[aa])")
-    assert board.count(BLACK) == 1 and board[1, 1] == BLACK
+def test_string_data_and_rectangles() -> None:
+    board = board_from_sgf("(;SZ[3]AB[aa:bb]AW[cc])")
+    assert board.count(BLACK) == 4 and board[1, 1] == BLACK and board[2, 2] == WHITE
+
+
+@pytest.mark.parametrize("data", [b"(;SZ[3]AB[aa]AW[aa])", b"(;SZ[3]AB[aa][bb]AE[aa])",
+                                  b"(;SZ[3]AB[aa:bb]AW[bb])"])
+def test_a_point_once_among_setup_properties(data: bytes) -> None:
+    # FF[4]: a point may not be in two of AB, AW, AE of one node (AB[aa]AW[aa] was read)
+    with pytest.raises(InvalidInputError, match=r"^g\.sgf: point (aa|bb) is in both A[BW] "
+                                                r"and A[WE] of the root node \(FF\[4\]"):
+        board_from_sgf(data, name="g.sgf")
+
+
+@pytest.mark.parametrize("rows, cols", [(26, 26), (52, 52), (5, 7), (19, 9), (2, 52)])
+def test_ff4_sizes_round_trip(rows: int, cols: int) -> None:
+    # FF[4] allows sides up to 52 (letters a..z, A..Z) and SZ[columns:rows]
+    arr = np.zeros((rows, cols), dtype=np.int8)
+    arr[0, ::2] = BLACK
+    arr[-1, 1::2] = WHITE
+    board = Board.from_array(arr)
+    data = board_to_sgf(board, comment="a] b\\")
+    assert (b"SZ[%d]" % rows if rows == cols else b"SZ[%d:%d]" % (cols, rows)) in data
+    assert board_from_sgf(data) == board
 
 
 @pytest.mark.parametrize("data, match", [
@@ -73,9 +94,11 @@ def test_string_data_and_add_empty() -> None:
     (b"(;SZ[3]\n;B[aa]\n(;W[bb]", r"^g\.sgf: malformed SGF: unexpected end of SGF data "
                                   r"\(parser stopped at line 3, column 8, end of data\)$"),
     (b"no sgf here", r"^g\.sgf: malformed SGF: no SGF data found$"),
-    (b"(;SZ[7:5])", r"^g\.sgf: SZ\[7:5\]: rectangular boards are not supported"),
-    (b"(;SZ[26])", r"^g\.sgf: SZ\[26\]: board size 26 is out of range 1\.\.25"),
+    (b"(;SZ[53])", r"^g\.sgf: SZ\[53\]: board size 53 is out of range 1\.\.52"),
+    (b"(;SZ[7:0])", r"^g\.sgf: SZ\[7:0\]: board size 0x7 is out of range 1\.\.52"),
     (b"(;SZ[x])", r"^g\.sgf: bad SGF root: bad SZ property"),
+    (b"(;SZ[3]AB[a\nb])", r"^g\.sgf: bad point in AB\[a\\nb\] on a 3x3 board$"),
+    (b"(;SZ[3];B[aa]W[bb])", r"^g\.sgf: node 1: both B and W in one node$"),
     (b"(;GM[2]SZ[8])", r"^g\.sgf: GM\[2\] is not a Go game"),
     (b"(;SZ[3]AB[zz])", r"^g\.sgf: bad point in AB\[zz\] on a 3x3 board$"),
     (b"(;SZ[3];B[dd])", r"^g\.sgf: node 1: bad move B\[dd\] on a 3x3 board$"),
@@ -91,11 +114,11 @@ def test_bad_sgf_is_one_line_error(data: bytes, match: str) -> None:
     assert "\n" not in str(info.value)
 
 
-def test_boards_sgfmill_cannot_write() -> None:
-    with pytest.raises(InvalidInputError, match=r"a 5x7 board cannot be written as SGF here"):
-        board_to_sgf(Board(5, 7))
-    with pytest.raises(InvalidInputError, match=r"board size 26 is out of range 1\.\.25"):
-        board_to_sgf(Board(26))
+def test_boards_ff4_cannot_write() -> None:
+    with pytest.raises(InvalidInputError, match=r"board size 53 is out of range 1\.\.52"):
+        board_to_sgf(Board(53))
+    with pytest.raises(InvalidInputError, match=r"board size 5x60 is out of range 1\.\.52"):
+        board_to_sgf(Board(5, 60))
 
 
 def test_unreadable_file(tmp_path: Path) -> None:

@@ -271,3 +271,31 @@ def test_ggf_game_after_the_end_and_value_errors(tmp_path: Path) -> None:
         GgfGame(Board.start(), (), {"BO": "x"})
     with pytest.raises(InvalidInputError, match=r"nope\.ggf: no such file"):
         read_ggf(tmp_path / "nope.ggf")
+
+
+@pytest.mark.parametrize("text, match", [
+    # found by the fuzzing: int() of a 10,000-digit score, Unicode digits read as scores
+    ("-" * 64 + " X; a1:" + "9" * 10_000 + ";", r"score '9999.*' of a1 is not an integer"),
+    ("-" * 64 + " X; a1:+١٢;", r"score '\+١٢' of a1 is not an integer"),
+])
+def test_obf_scores_are_ascii_and_bounded(text: str, match: str) -> None:
+    from gameopt.reversi.files import parse_obf_line
+
+    with pytest.raises(InvalidInputError, match=match):
+        parse_obf_line(text)
+
+
+def test_ggf_messages_are_one_line() -> None:
+    from gameopt.reversi.files import parse_ggf
+
+    with pytest.raises(InvalidInputError, match=r"GM\[Oth\\nello\] is not an Othello") as e:
+        parse_ggf("(;GM[Oth\nello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *];)")
+    assert "\n" not in str(e.value)
+
+
+def test_ggf_move_text_on_one_line() -> None:
+    from gameopt.reversi.files import parse_ggf
+
+    with pytest.raises(InvalidInputError, match=r"move 1 B\[F\\n6\]") as e:
+        parse_ggf("(;GM[Othello]BO[8 " + "-" * 27 + "O*------*O" + "-" * 27 + " *]B[F\n6];)")
+    assert "\n" not in str(e.value)

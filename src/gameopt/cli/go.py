@@ -63,6 +63,11 @@ def cmd_msp(args: argparse.Namespace) -> int:
     if args.size is None:
         raise InvalidInputError("go msp: give a size N (or MxN) or --table A..B")
     m, n = _size(args.size)
+    from gameopt.go.sgf import MAX_SGF_SIZE
+
+    if args.sgf and max(m, n) > MAX_SGF_SIZE:  # refuse before the solve, not after printing
+        raise InvalidInputError(f"--sgf: a {m}x{n} board cannot be written as SGF (sides "
+                                f"1..{MAX_SGF_SIZE} in FF[4])")
     res = solve_msp(m, n, args.method, limit=limit, progress=progress)
     board = check_msp_board(res)
     state = "proven" if res.proven else f"not proven (lower bound on γ: {res.bound})"

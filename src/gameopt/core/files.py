@@ -38,8 +38,13 @@ def read_bytes(path: str | Path, what: str = "file", *,
         if size > max_bytes:
             raise InvalidInputError(
                 f"{what} {p}: {size:,} bytes is larger than the {max_bytes:,}-byte limit")
-        with open(p, "rb") as f:
-            return f.read(max_bytes + 1)
+        with open(p, "rb") as f:  # read(n) first allocates n bytes: ask for what is there
+            data = f.read(size + 1)
+            while size < len(data) <= max_bytes and (more := f.read(1 << 16)):
+                data += more  # the file grew since stat (or stat gives 0: a pipe)
+        if len(data) > max_bytes:
+            raise InvalidInputError(f"{what} {p}: larger than the {max_bytes:,}-byte limit")
+        return data
     except FileNotFoundError:
         raise InvalidInputError(f"{what} {p}: no such file") from None
     except OSError as e:

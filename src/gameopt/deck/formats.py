@@ -34,6 +34,8 @@ import gzip
 import io
 import json
 import math
+import re
+import zipfile
 import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -58,15 +60,32 @@ __all__ = ["read_pool", "write_pool", "read_collection", "write_collection", "re
 
 
 
+#: A whole number as files write it: ASCII digits, an optional minus, at most 18 digits
+#: (so it fits int64; Unicode digits such as ``١`` or ``２`` and ``1_000`` are refused).
+_INT = re.compile(r"\s*-?[0-9]{1,18}\s*")
+#: A decimal number in ASCII (``float`` alone also takes ``١.٥``, ``1_0`` and ``nan``).
+_FLOAT = re.compile(r"\s*[-+]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?|nan|inf|infinity)"
+                    r"\s*", re.IGNORECASE)
+
+
 def _int(value: Any, where: str, fld: str) -> int:
-    if isinstance(value, bool):
-        raise InvalidInputError(f"{where}: {fld}: {value!r} is not an integer")
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10 ** 18:
         return value
-    try:
-        return int(str(value).strip())
-    except ValueError:
-        raise InvalidInputError(f"{where}: {fld}: {value!r} is not an integer") from None
+    if isinstance(value, str) and _INT.fullmatch(value):
+        return int(value)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
+        raise InvalidInputError(f"{where}: {fld}: {value.strip()[:20]}... ({len(value.strip())}"
+                                " digits) is out of range")
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:36] + "..."
+    raise InvalidInputError(f"{where}: {fld}: {shown} is not an integer (ASCII digits, at "
+                            "most 18)")
+
+
+def _float(value: Any, where: str, fld: str) -> float:
+    if not isinstance(value, str) or not _FLOAT.fullmatch(value):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:36] + "..."
+        raise InvalidInputError(f"{where}: {fld}: {shown} is not a number")
+    return float(value)
 
 
 def _piece(rec: dict[str, Any], where: str) -> Piece:
@@ -107,10 +126,13 @@ def _csv_rows(path: Path, need: Sequence[str], what: str
     for f in need:
         if f not in header:
             raise InvalidInputError(f"{path}:1: {f}: column missing from header {header}")
-    for rec in reader:
-        if not any((v or "").strip() for v in rec.values() if isinstance(v, str)):
-            continue
-        yield f"{path}:{reader.line_num}", rec
+    try:
+        for rec in reader:
+            if not any((v or "").strip() for v in rec.values() if isinstance(v, str)):
+                continue
+            yield f"{path}:{reader.line_num}", rec
+    except csv.Error as e:  # a field over csv's size limit, a quote left open...
+        raise InvalidInputError(f"{path}:{reader.line_num}: not CSV ({e})") from None
 
 
 def _load_json(path: Path, key: str, what: str) -> list[Any]:
@@ -119,6 +141,10 @@ def _load_json(path: Path, key: str, what: str) -> list[Any]:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InvalidInputError(f"{path}:{e.lineno}: not JSON ({e.msg})") from None
+    except ValueError as e:  # a number of more than 4300 digits
+        raise InvalidInputError(f"{path}: not usable JSON ({str(e)[:60]})") from None
+    except RecursionError:
+        raise InvalidInputError(f"{path}: not usable JSON (nested too deeply)") from None
     if isinstance(data, dict):
         data = data.get(key)
     if not isinstance(data, list):
@@ -197,11 +223,12 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
 
 
 def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
-    data = read_bytes(p, "scores")
-    try:
-        z = dict(np.load(io.BytesIO(data), allow_pickle=False))
-    except (OSError, ValueError) as e:
-        raise InvalidInputError(f"{p}: not an NPZ file ({e})") from None
+    z = _load_npz(read_bytes(p, "scores"), p)
+    for name, arr in z.items():
+        whole = name in ("ids", "rows", "cols")
+        if arr.dtype.kind not in ("iu" if whole else "iuf"):
+            raise InvalidInputError(f"{p}: {name}: holds {arr.dtype} values, not "
+                                    f"{'integers' if whole else 'numbers'}")
     if "ids" in z:
         ids = tuple(int(v) for v in np.asarray(z["ids"]).ravel())
     elif pool is not None:
@@ -225,6 +252,38 @@ def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
         return Scores(ids, R, z.get("leader"))
     except InvalidInputError as e:
         raise InvalidInputError(f"{p}: {e}") from None
+
+
+def _load_npz(data: bytes, p: Path) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of an NPZ, each array's header checked against its member's size before
+    the array is allocated (a header may declare any shape), objects refused."""
+    out: dict[str, npt.NDArray[Any]] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            if sum(i.file_size for i in infos) > MAX_FILE_BYTES:
+                raise InvalidInputError(f"{p}: NPZ members add up to more than "
+                                        f"{MAX_FILE_BYTES:,} bytes")
+            for info in infos:
+                name = info.filename.removesuffix(".npy")
+                with zf.open(info) as f:
+                    version = np.lib.format.read_magic(f)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(f)
+                    need = math.prod(shape) * dtype.itemsize
+                    if dtype.hasobject or need > info.file_size:
+                        raise InvalidInputError(
+                            f"{p}: {name}: header declares {dtype} {shape} ({need:,} bytes) "
+                            f"in a member of {info.file_size:,} bytes")
+                    f.seek(0)
+                    out[name] = np.lib.format.read_array(f, allow_pickle=False)
+    except InvalidInputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - zip, zlib, npy header: any damage is bad input
+        raise InvalidInputError(f"{p}: not an NPZ file ({type(e).__name__}: "
+                                f"{str(e)[:80]})".replace("\n", " ")) from None
+    return out
 
 
 def _from_triplets(rows: Any, cols: Any, vals: Any, k: int, where: str
@@ -259,10 +318,7 @@ def _read_scores_csv(p: Path, pool: Pool | None) -> Scores:
         for fld, pid in (("a", a), ("b", b)):
             if pool is not None and pid not in pool:
                 raise InvalidInputError(f"{where}: {fld}: unknown piece id {pid}")
-        try:
-            s = float(rec["score"])
-        except (TypeError, ValueError):
-            raise InvalidInputError(f"{where}: score: {rec['score']!r} is not a number") from None
+        s = _float(rec["score"], where, "score")
         if not math.isfinite(s):
             raise InvalidInputError(f"{where}: score: {rec['score']!r} is not finite")
         if a == b:
@@ -329,11 +385,7 @@ def read_decks(path: str | Path, pool: Pool | None = None, size: int | None = No
         if not s or s.startswith("#"):
             continue
         where = f"{p}:{lineno}"
-        try:
-            deck = [int(tok) for tok in s.split(",")]
-        except ValueError:
-            bad = next(t for t in s.split(",") if not t.strip().lstrip("-").isdigit())
-            raise InvalidInputError(f"{where}: id: {bad.strip()!r} is not an integer") from None
+        deck = [_int(tok, where, "id") for tok in s.split(",")]
         if size is None:
             size = len(deck)
         if len(deck) != size:
@@ -399,7 +451,7 @@ def read_mdp(path: str | Path) -> DeckProblem:
         raise InvalidInputError(f"{path}: {pairs.shape[0]} pair lines, header n = {n} "
                                 f"needs {want} (one per unordered pair)")
     idx = pairs[:, :2]
-    bad = np.flatnonzero((idx != np.floor(idx)).any(axis=1))
+    bad = np.flatnonzero((~np.isfinite(idx) | (idx != np.floor(idx))).any(axis=1))
     if bad.size:
         t = int(bad[0])
         raise InvalidInputError(f"{path}:{_line_of(body, t)}: index {_num(idx[t])} is not a "
@@ -435,7 +487,11 @@ def _gunzip(data: bytes, path: Path, what: str) -> bytes:
     """``data`` decompressed, at most MAX_FILE_BYTES (a gzip bomb is refused)."""
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-            out = f.read(MAX_FILE_BYTES + 1)
+            parts, size = [], 0  # read(n) would first allocate all n bytes
+            while size <= MAX_FILE_BYTES and (part := f.read(1 << 20)):
+                parts.append(part)
+                size += len(part)
+            out = b"".join(parts)
     except (OSError, EOFError, zlib.error) as e:
         raise InvalidInputError(f"{what} {path}: not gzip ({e})") from None
     if len(out) > MAX_FILE_BYTES:

@@ -289,6 +289,8 @@ def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]
     entries: list[dict[str, Any]] = []
     for where, row in _csv_rows(text, source, _PLAYER_FIELDS, 1):
         entry: dict[str, Any] = dict(row)
+        if "name" not in row:
+            raise InvalidInputError(f"{where}: the name field is empty")
         name = " ".join(row["name"].split())
         if len(name) > MAX_NAME:
             raise InvalidInputError(f"{where}: name {name[:20]!r}... has {len(name)} "
@@ -359,6 +361,9 @@ def parse_results_csv(text: str, source: str = "<text>") -> list[tuple[int | str
     """
     results: list[tuple[int | str, int, int]] = []
     for where, row in _csv_rows(text, source, _RESULT_FIELDS, 3):
+        for f in _RESULT_FIELDS:
+            if f not in row:
+                raise InvalidInputError(f"{where}: the {f} field is empty")
         results.append((row["who"], _int(row["black"], where, "black discs"),
                         _int(row["white"], where, "white discs")))
     return results
@@ -374,7 +379,14 @@ def _csv_rows(text: str, source: str, fields: tuple[str, ...],
     """``(where, {field: cell})`` per data line: empty cells left out, an optional header
     line (first cell = ``fields[0]``), blank lines and ``#`` comments skipped."""
     rows = []
-    for lineno, row in enumerate(csv.reader(text.splitlines()), start=1):
+    lines = iter(enumerate(csv.reader(text.splitlines()), start=1))
+    while True:
+        try:
+            lineno, row = next(lines)
+        except StopIteration:
+            break
+        except csv.Error as e:  # a field over csv's size limit
+            raise InvalidInputError(f"{source}: not CSV ({e})") from None
         if not row or row[0].strip().startswith("#"):
             continue
         cells = [c.strip() for c in row]
@@ -389,10 +401,11 @@ def _csv_rows(text: str, source: str, fields: tuple[str, ...],
 
 
 def _int(value: str, where: str, what: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInputError(f"{where}: {what} {value!r} is not an integer") from None
+    digits = value.strip().removeprefix("-").removeprefix("+")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):  # not ٤٠, 1_0
+        shown = repr(value) if len(value) <= 30 else repr(value[:26]) + "..."
+        raise InvalidInputError(f"{where}: {what} {shown} is not an integer")
+    return int(value)
 
 
 def _csv(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -530,7 +543,7 @@ def _elo_comment(r: _EloReader, body: str, lineno: int) -> None:
                                  None if country == "-" else country, None, len(r.players) + 1)
     elif word == "Round" and rest.strip().isdigit():
         r.explicit_rounds = True
-        r.round_no = int(rest)
+        r.round_no = _int(rest, r.where(lineno), "round number")
         r.busy = frozenset()
     elif word == "Bye:" and rest.strip():
         pid = rest.strip()
@@ -571,7 +584,7 @@ def _elo_game(r: _EloReader, line: str, lineno: int) -> None:
         raise InvalidInputError(f"{r.where(lineno)}: not a game line "
                                 f"(want 'ID1 (discs1)>(discs2) ID2 B'): {line!r}")
     id1, d1, sign, d2, id2, colour = m.groups()
-    d1n, d2n = int(d1), int(d2)
+    d1n, d2n = _int(d1, r.where(lineno), "discs"), _int(d2, r.where(lineno), "discs")
     check_discs(d1n, d2n, r.where(lineno))
     if _ELO_SIGN[Outcome.from_discs(d1n, d2n)] != sign:
         raise InvalidInputError(f"{r.where(lineno)}: sign {sign!r} contradicts discs "
@@ -761,7 +774,7 @@ def parse_trf_legacy(text: str, source: str = "<text>") -> TournamentData:
     games = _trf_games(blocks, by_rank, source)
     info = TournamentInfo(head.get("012", "") or "(unnamed)", head.get("032") or None,
                           head.get("042") or None,
-                          int(head["XXR"]) if head.get("XXR") else None)
+                          _int(head["XXR"], source, "XXR") if head.get("XXR") else None)
     return TournamentData(info, tuple(players), games, rounds, forbidden)
 
 
@@ -769,7 +782,7 @@ def _trf_layout(spec: str, source: str) -> _Layout:
     widths = dict(_TRF_WIDTHS)
     for item in spec.split():
         key, _, value = item.partition("=")
-        if key not in widths or not value.isdigit():
+        if key not in widths or not (value.isascii() and value.isdigit() and len(value) < 4):
             raise InvalidInputError(f"{source}: XXW: bad width {item!r}")
         widths[key] = int(value)
     return _Layout(**widths)

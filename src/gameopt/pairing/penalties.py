@@ -215,6 +215,10 @@ class PenaltyParams:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise InvalidInputError(f"{p}: not valid TOML ({exc})") from None
+        except ValueError as exc:  # an integer of more than 4300 digits
+            raise InvalidInputError(f"{p}: not usable TOML ({str(exc)[:60]})") from None
+        except RecursionError:
+            raise InvalidInputError(f"{p}: not usable TOML (nested too deeply)") from None
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         preset = data.pop("preset", "papp")

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from gameopt.errors import InvalidInputError
+from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.pairing.model import BYE, Pairing, RoundInput, Table
 from gameopt.pairing.records import (
     GameRecord,
@@ -214,9 +214,13 @@ class Tournament:
         def fill(con: sqlite3.Connection) -> None:
             _write_meta(con, _clean_info(data.info))
             ordered = sorted(data.players, key=lambda p: p.seq)
-            for seq, p in enumerate(ordered, start=1):
-                _insert_player(con, replace(p, seq=seq))
-            _insert_history(con, data)
+            try:
+                for seq, p in enumerate(ordered, start=1):
+                    _insert_player(con, replace(p, seq=seq))
+                _insert_history(con, data)
+            except OverflowError:  # a number over SQLite's 64 bits (a round 10^20...)
+                raise InvalidInputError(f"{path}: a number in the data is too large to "
+                                        "store (over 64 bits)") from None
 
         return cls._build(Path(path), fill)
 
@@ -290,6 +294,10 @@ class Tournament:
             finally:
                 self._con.execute("COMMIT")
         except sqlite3.DatabaseError as e:
+            raise _damaged(self.path, e) from None
+        except GameoptError:
+            raise
+        except ValueError as e:  # damaged text or JSON in a record (bad UTF-8, cut JSON)
             raise _damaged(self.path, e) from None
 
     # --------------------------------------------------------------- queries
@@ -630,9 +638,10 @@ def _connect(path: Path, uri: bool = False) -> sqlite3.Connection:
         con.execute("PRAGMA journal_mode = DELETE")
         con.execute("PRAGMA synchronous = FULL")
         con.execute("PRAGMA foreign_keys = ON")
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:
         con.close()
-        raise InvalidInputError(f"{path}: not a tournament file ({e})") from None
+        raise InvalidInputError(f"{path}: not a tournament file ({' '.join(str(e).split())})"
+                                ) from None
     return con
 
 
@@ -661,6 +670,8 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
 def _check_schema(con: sqlite3.Connection, path: Path) -> None:
     try:
         rows = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    except (ValueError, TypeError) as e:  # bad UTF-8 in a value, or not key/value rows
+        raise _damaged(path, e) from None
     except sqlite3.DatabaseError as e:
         if "malformed" in str(e):
             raise _damaged(path, e) from None
@@ -719,7 +730,7 @@ def _integrity_check(con: sqlite3.Connection, path: Path, pragma: str = "integri
                                 "use a backup copy")
 
 
-def _damaged(path: Path, e: sqlite3.DatabaseError) -> InvalidInputError:
+def _damaged(path: Path, e: Exception) -> InvalidInputError:
     msg = " ".join(str(e).split())
     return InvalidInputError(f"{path}: damaged tournament file ({msg}); use a backup copy")
 
@@ -929,6 +940,11 @@ def _find_game(con: sqlite3.Connection, round_no: int, who: int | str) -> GameRe
 _BY = ("auto", "table", "player")
 
 
+def _is_table(text: str) -> bool:
+    """A table number as sheets write it: ASCII digits (not ٣), at most 9."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _which(con: sqlite3.Connection, round_no: int, who: int | str, by: str) -> int | str:
     """``who`` as :func:`_find_game` takes it (int: a table, str: a player), per ``by``."""
     if by not in _BY:
@@ -939,10 +955,10 @@ def _which(con: sqlite3.Connection, round_no: int, who: int | str, by: str) -> i
         raise InvalidInputError(f"round {round_no}: {who!r} is neither a table nor a player")
     text = str(who).strip()
     if by == "table":
-        if not text.isdigit():
+        if not _is_table(text):
             raise InvalidInputError(f"round {round_no}: table {text!r} is not a number")
         return int(text)
-    if by == "player" or isinstance(who, str) and not text.isdigit():
+    if by == "player" or isinstance(who, str) and not _is_table(text):
         return text
     if isinstance(who, int):
         return who

@@ -41,7 +41,12 @@ __all__ = [
     "GgfGame", "parse_ggf", "format_ggf", "read_ggf", "write_ggf",
 ]
 
-_SCORE = re.compile(r"[+-]?\d+")
+def _flat(text: str) -> str:
+    """Property text on one line for a message (a line break written ``\\n``)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+_SCORE = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII: \d also takes ١ and ２
 
 
 def _board(text: str, where: str) -> Board:
@@ -260,7 +265,8 @@ class GgfGame:
             if not re.fullmatch("[A-Z]+", key) or key in ("B", "W", "BO"):
                 raise InvalidInputError(f"{where}: {key!r} is not a tag name (A-Z, not B/W/BO)")
         if self.tags.get("GM", "Othello").lower() != "othello":
-            raise InvalidInputError(f"{where}: GM[{self.tags['GM']}] is not an Othello game")
+            raise InvalidInputError(f"{where}: GM[{_flat(self.tags['GM'])}] is not an "
+                                    "Othello game")
         _replay(self.start, self.moves, where)
 
     def final_board(self) -> Board:
@@ -324,7 +330,7 @@ def _parse_game(props: list[tuple[str, str]], where: str) -> GgfGame:
         elif key == "BO":
             size, _, squares = value.strip().partition(" ")
             if start is not None or size != "8":
-                raise InvalidInputError(f"{where}: BO[{value}]: a second BO or a size other "
+                raise InvalidInputError(f"{where}: BO[{_flat(value)}]: a second BO or a size other "
                                         "than 8")
             start = _board(squares, f"{where}: BO")
         elif key in tags:
@@ -333,7 +339,8 @@ def _parse_game(props: list[tuple[str, str]], where: str) -> GgfGame:
             tags[key] = value
     if start is None:
         raise InvalidInputError(f"{where}: no BO[...] start position")
-    parsed = [_parse_move(v, f"{where}: move {k} {c}[{v}]") for k, (c, v) in enumerate(raw, 1)]
+    parsed = [_parse_move(v, f"{where}: move {k} {c}[{_flat(v)}]")
+              for k, (c, v) in enumerate(raw, 1)]
     # Passes are explicit, so the colours alternate; check the moves before the first
     # wrong colour (an earlier illegal move is the error to report), then the colour.
     first = "B" if start.side == BLACK else "W"

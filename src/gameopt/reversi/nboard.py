@@ -100,6 +100,8 @@ def _int_arg(cmd: str, args: list[str], i: int, what: str, lo: int, hi: int) -> 
     if len(args) <= i:
         raise InvalidInputError(f"{cmd}: no {what} given (a whole number {lo}..{hi})")
     try:
+        if not args[i].isascii():  # int() also reads ٣ (Arabic-Indic) and ２ (fullwidth)
+            raise ValueError(args[i])
         x = int(args[i])
     except ValueError:
         raise InvalidInputError(f"{cmd}: {what} {args[i]!r} is not a whole number "
@@ -296,8 +298,12 @@ class NBoardEngine:
         def body() -> None:
             try:
                 job()
+            except GameoptError as e:  # bad input met by the search: its one-line message
+                self.say(f"status error: {e}".replace("\n", " "))
             except Exception as e:  # noqa: BLE001 - the session must survive any search error
-                self.say(f"status error: {type(e).__name__}: {e}".replace("\n", " "))
+                logger.exception("nboard: search failed")  # no Python text for the GUI
+                self.say(f"status error: search failed (internal error, "
+                          f"{type(e).__name__})")
         return body
 
     def stop_search(self) -> None:

@@ -141,11 +141,14 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
     reader = csv.reader(io.StringIO(text))
     header: list[str] | None = None
     out = []
-    for no, row in enumerate(reader, start=1):
+    for no, row in enumerate(_csv_rows(reader, source), start=1):
         if not row or row[0].startswith("#"):
             continue
         if header is None:
             header = [h.strip().lower() for h in row]
+            if "puzzle" not in header and "quizzes" not in header:  # csv split it otherwise
+                raise InvalidInputError(f"{source}:{no}: CSV header {row[:6]!r} has no "
+                                        "'puzzle' (or 'quizzes') column")
             pcol = header.index("puzzle") if "puzzle" in header else header.index("quizzes")
             scol = next((header.index(k) for k in ("solution", "solutions") if k in header), None)
             continue
@@ -160,6 +163,14 @@ def _parse_csv(text: str, source: str) -> list[Puzzle]:
     if not out:
         raise InvalidInputError(f"{source}: no puzzle found")
     return out
+
+
+def _csv_rows(reader: Iterable[list[str]], source: str) -> Iterable[list[str]]:
+    """The rows of ``reader``; csv's own errors (a field over its size limit) as ours."""
+    try:
+        yield from reader
+    except csv.Error as e:
+        raise InvalidInputError(f"{source}: not CSV ({e})") from None
 
 
 def write_puzzles(path: str | Path, puzzles: Iterable[Puzzle | np.ndarray],

@@ -288,7 +288,8 @@ class PuzzleSet:
 
 def _tokens(text: str, where: str) -> list[str]:
     stripped = text.strip()
-    if any(ch.isspace() or ch == "," for ch in stripped) and _looks_numeric(stripped):
+    if "," in stripped or (any(ch.isspace() for ch in stripped) and _looks_numeric(stripped)):
+        # commas separate numbers (Lloyd-Amos lines): a bad value is named, not counted
         return [t for t in stripped.replace(",", " ").split()]
     out = []
     for line in stripped.splitlines():
@@ -307,15 +308,24 @@ def _looks_numeric(text: str) -> bool:
     """Whitespace/comma-separated numbers: every token a number (or an empty mark) and
     either some token has two digits or the tokens alone make a whole grid."""
     toks = text.replace(",", " ").split()
-    if len(toks) < 2 or not all(t.isdigit() or t in _EMPTY for t in toks):
+    if len(toks) < 2 or not all(_is_number(t) or t in _EMPTY for t in toks):
         return False
     return any(len(t) > 1 for t in toks) or len(toks) in (16, 81, 256, 625, 1296)
+
+
+def _is_number(tok: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``١`` (Arabic-Indic), ``２``
+    (fullwidth) and ``²``, which are no Sudoku values."""
+    return tok.isascii() and tok.isdigit()
 
 
 def _value(tok: str, n: int, where: str, i: int) -> int:
     if tok in _EMPTY:
         return 0
-    if tok.isdigit():
+    if _is_number(tok):
+        if len(tok) > 4:
+            raise InvalidInputError(
+                f"{where}: value {tok[:12]!r}... at {cell_name(i, n)} is out of range 1..{n}")
         v = int(tok)
     else:
         up = tok.upper()

@@ -1,0 +1,540 @@
+"""One fuzz target per parser and protocol of gameopt (see :mod:`benchmarks.fuzz.engine`).
+
+Adding a target is one function: decorate ``fn(data: bytes, ctx: Context) -> None`` with
+``@target(name, seeds=...)``; feed the bytes to the parser (through a file in
+``ctx.tmp`` when the reader takes a path) and let documented errors out. A web form or
+JSON API body is fuzzed the same way: post ``data`` with the app's test client and
+raise :class:`ContractError` on a 5xx or a traceback in the body (see ``web_json_example``
+in the notes of ``benchmarks/fuzz/__main__.py``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import shutil
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from benchmarks.fuzz.engine import Context, ContractError, target, unchanged
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = ROOT / "tests" / "data" / "fuzz"
+DATA = Path(os.environ.get("GAMEOPT_DATA", ROOT.parent / "shared" / "data"))
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def _files(*patterns: str, limit: int = 40_000, lines: int | None = None
+           ) -> Callable[[], list[bytes]]:
+    """Seeds: the files matching ``patterns`` under the seed folder or the shared data
+    (``data:`` prefix), each cut to ``lines`` lines when given."""
+    def seeds() -> list[bytes]:
+        out = []
+        for pat in patterns:
+            base, pat = (DATA, pat[5:]) if pat.startswith("data:") else (SEEDS, pat)
+            for p in sorted(base.glob(pat)):
+                raw = p.read_bytes()
+                if lines is not None:
+                    raw = b"".join(raw.splitlines(keepends=True)[:lines])
+                out.append(raw[:limit])
+        return out
+    return seeds
+
+
+def _also(seeds: Callable[[], list[bytes]], *extra: bytes) -> Callable[[], list[bytes]]:
+    return lambda: [*seeds(), *extra]
+
+
+def _cli(argv: list[str], tmp: Path) -> int:
+    """Run ``gameopt argv`` in this process; check the exit contract; return the code."""
+    from gameopt.cli.main import main
+
+    err = io.StringIO()
+    before = _snapshot(tmp)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as e:  # argparse
+            code = int(e.code or 0)
+    lines = err.getvalue().strip().split("\n")
+    if code not in (0, 1, 2):
+        raise ContractError(f"exit code: gameopt {argv!r} exited {code}")
+    if code == 2:
+        if len(lines) != 1 or "error" not in lines[0]:
+            raise ContractError(f"stderr on exit 2: {len(lines)} lines: {err.getvalue()[:300]!r}")
+        if _snapshot(tmp) != before:
+            raise ContractError(f"files changed on exit 2: gameopt {argv!r}")
+    return code
+
+
+def _snapshot(tmp: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(tmp.rglob("*")) if p.is_file()}
+
+
+def _argv(data: bytes) -> list[str]:
+    """Command-line words: one per line (so a word may hold spaces)."""
+    return [w for w in _text(data).replace("\x00", "").split("\n") if w != ""][:40]
+
+
+# ======================================================================= Sudoku
+
+_SUDOKU_TOKENS = [b".", b"0", b"9", b"A", b"Z", b";", b",", b"|", b"+", b"-", b"#",
+                  b"puzzle,solution\n", b"quizzes,solutions\n", b"20;3;", b"36", b"\n"]
+
+
+@cache
+def _sudoku_lines() -> list[bytes]:
+    out = []
+    for p in sorted((DATA / "sudoku").glob("*")):
+        if p.suffix in (".txt", ".csv"):
+            lines = p.read_bytes().splitlines(keepends=True)
+            out.append(b"".join(lines[:4]))
+            out.extend(ln.strip() for ln in lines[1:3] if not ln.startswith(b"#"))
+    return out or [b"." * 81]
+
+
+@target("sudoku.line", seeds=lambda: [s for s in _sudoku_lines() if b"\n" not in s],
+        tokens=_SUDOKU_TOKENS, seconds=1.0)
+def sudoku_line(data: bytes, ctx: Context) -> None:
+    """A puzzle given on the command line (``sudoku solve LINE``) or typed in a form."""
+    from gameopt.sudoku import Puzzle
+
+    Puzzle.from_string(_text(data).replace("\x00", ""), name="argument")
+
+
+@target("sudoku.file", seeds=_sudoku_lines, tokens=_SUDOKU_TOKENS, seconds=1.0)
+def sudoku_file(data: bytes, ctx: Context) -> None:
+    """Every file format of :mod:`gameopt.sudoku.formats`, one by one and as a set."""
+    from gameopt.sudoku.formats import read_puzzle_set, read_puzzles
+
+    path = ctx.write("p.txt", data)
+    read_puzzles(path)
+    read_puzzle_set(path)
+
+
+# ======================================================================= Othello
+
+_OTHELLO_TOKENS = [b"X", b"O", b"-", b"*", b".", b"a1", b"h8", b"PA", b"pass", b"d3",
+                   b"C4", b"i9", b"a0", b";", b":", b"+64", b"-65", b"%"]
+
+
+@target("reversi.board", seeds=lambda: [
+    b"---------------------------OX------XO--------------------------- X",
+    b"-" * 27 + b"OX------XO" + b"-" * 27 + b" O", b"X" * 64 + b" X"],
+    tokens=_OTHELLO_TOKENS, seconds=1.0)
+def reversi_board(data: bytes, ctx: Context) -> None:
+    from gameopt.reversi.board import Board
+
+    Board.from_str(_text(data), "board")
+
+
+@target("reversi.moves", seeds=lambda: [b"f5d6c3d3c4f4f6f3e6e7", b"F5 D6 C3 pa",
+                                        b"f5 f6 e6 f4 e3 c5 c4 e7 b4"],
+        tokens=_OTHELLO_TOKENS, seconds=1.0)
+def reversi_moves(data: bytes, ctx: Context) -> None:
+    from gameopt.reversi.board import Board, parse_moves
+
+    parse_moves(_text(data))
+    Board.from_moves(_text(data))
+
+
+@target("reversi.obf", seeds=_also(_files("reversi/*.obf", "data:reversi/*.obf", lines=6)),
+        tokens=_OTHELLO_TOKENS, seconds=1.0)
+def reversi_obf(data: bytes, ctx: Context) -> None:
+    from gameopt.reversi.files import read_obf
+
+    read_obf(ctx.write("f.obf", data))
+
+
+@target("reversi.ggf", seeds=_files("reversi/*.ggf"),
+        tokens=[*_OTHELLO_TOKENS, b"(;", b";)", b"BO[8 ", b"GM[Othello]", b"B[", b"W[",
+                b"]", b"/", b"//"], seconds=1.0)
+def reversi_ggf(data: bytes, ctx: Context) -> None:
+    from gameopt.reversi.files import read_ggf
+
+    read_ggf(ctx.write("g.ggf", data))
+
+
+_NBOARD_SEEDS = [
+    b"nboard 2\nset depth 1\nset game (;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[15:00]TY[8]"
+    b"BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[F6]"
+    b"B[E6];)\nmove f4/1.0/0.2\nhint 2\nping 1\nset contempt 3\nlearn\n",
+    b"nboard 2\nset depth 2\nmove f5\nmove d6\ngo\nping 7\nquit\n",
+]
+
+
+@target("reversi.nboard-engine", seeds=lambda: list(_NBOARD_SEEDS),
+        tokens=[b"nboard", b"set depth ", b"set game ", b"set contempt ", b"move ", b"go",
+                b"hint ", b"ping ", b"learn", b"quit", b"\n", *_OTHELLO_TOKENS], seconds=3.0)
+def reversi_nboard_engine(data: bytes, ctx: Context) -> None:
+    """Command lines a GUI sends to our engine: every reply line is protocol or a readable
+    ``status`` (no ``internal error``, no Python exception text); searches are stopped
+    right after they start, so a line costs the parsing, not a search."""
+    from gameopt.reversi.nboard import NBoardEngine
+
+    out: list[str] = []
+    engine = NBoardEngine(out.append)
+    for line in _text(data).split("\n")[:200]:
+        line = line.strip()
+        engine.notice(line)
+        keep = engine.handle(line)
+        engine.depth = min(engine.depth, 2)
+        engine.stop_search()
+        if not keep:
+            break
+    engine.stop_search()
+    for line in out:
+        if "internal error" in line or "Error:" in line or "Traceback" in line or \
+                "invalid literal" in line or "index out of range" in line:
+            raise ContractError(f"raw exception in a reply: {line[:200]!r}")
+
+
+@cache
+def _reply_boards() -> list[object]:
+    from gameopt.reversi.board import Board
+
+    start = Board.start()
+    return [start, Board.from_moves("f5d6c3d3c4f4f6f3e6e7"),
+            Board.from_str("X" * 63 + "- O")]
+
+
+@target("reversi.nboard-reply", seeds=lambda: [b"=== F5", b"=== d3/0.50/1.2",
+                                               b"=== d3 0.00 0.0", b"=== PA", b"===\tc4\t1"],
+        tokens=[b"===", b"/", *_OTHELLO_TOKENS], seconds=1.0)
+def reversi_nboard_reply(data: bytes, ctx: Context) -> None:
+    """An external engine's answer to ``go``, read by our client."""
+    from gameopt.reversi.external import parse_reply
+
+    for board in _reply_boards():
+        parse_reply(_text(data), board, "engine")  # type: ignore[arg-type]
+
+
+# ======================================================================= Go
+
+_GO_TOKENS = [b"SZ[", b"SZ[52]", b"SZ[19:7]", b"SZ[53]", b"AB[", b"AW[", b"AE[", b"B[",
+              b"W[", b"]", b"[", b"(;", b")", b";", b"aa", b"ZZ", b"zz", b"tt", b"aa:cc",
+              b"GM[1]", b"FF[4]", b"CA[latin-1]", b"C[", b"\\]", b"X", b"O", b"."]
+
+
+@target("go.sgf", seeds=_also(_files("go/*.sgf"), b"(;FF[4]GM[1]SZ[9];B[ee];W[];B[dd])"),
+        tokens=_GO_TOKENS, seconds=2.0)
+def go_sgf(data: bytes, ctx: Context) -> None:
+    from gameopt.go.sgf import board_to_sgf, read_sgf
+
+    board = read_sgf(ctx.write("b.sgf", data))
+    board_to_sgf(board)
+
+
+@target("go.text", seeds=_files("go/*.txt"), tokens=_GO_TOKENS, seconds=1.0)
+def go_text(data: bytes, ctx: Context) -> None:
+    from gameopt.go.text import read_text
+
+    read_text(ctx.write("b.txt", data))
+
+
+# ======================================================================= Deck
+
+_DECK_TOKENS = [b",", b"\n", b"id,name,character,attribute,cost,rarity", b"god", b"demon",
+                b"dragon", b"\"", b"{", b"}", b"[", b"]", b"null", b"true", b"1e400",
+                b"NaN", b"Infinity", b"\"pieces\":", b"\"owned\":", b"a,b,score"]
+
+
+@cache
+def _pool() -> object:
+    from gameopt.deck.formats import read_pool
+
+    return read_pool(SEEDS / "deck" / "pool.csv")
+
+
+@target("deck.pool-csv", seeds=_files("deck/pool.csv"), tokens=_DECK_TOKENS, seconds=1.0)
+def deck_pool_csv(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_pool
+
+    read_pool(ctx.write("pool.csv", data))
+
+
+@target("deck.pool-json", seeds=_files("deck/pool.json"), tokens=_DECK_TOKENS, seconds=1.0)
+def deck_pool_json(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_pool
+
+    read_pool(ctx.write("pool.json", data))
+
+
+@target("deck.collection", seeds=_files("deck/collection.*"), tokens=_DECK_TOKENS,
+        seconds=1.0)
+def deck_collection(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_collection
+
+    kind = "json" if data.lstrip()[:1] in (b"[", b"{") else "csv"
+    read_collection(ctx.write(f"owned.{kind}", data), _pool())  # type: ignore[arg-type]
+    read_collection(ctx.write(f"owned2.{kind}", data))
+
+
+@target("deck.scores-csv", seeds=_files("deck/scores.csv"), tokens=_DECK_TOKENS, seconds=1.0)
+def deck_scores_csv(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_scores
+
+    read_scores(ctx.write("s.csv", data), _pool())  # type: ignore[arg-type]
+
+
+_NPZ_DTYPES = ["<i8", "<i4", "<u1", "<f4", "<f8", "<c8", "?", "<U3", "|S2", "<m8", "O"]
+
+
+def _random_npz(ctx: Context, seed: bytes) -> bytes:
+    """A fresh NPZ: arrays named as the format's (or not) of random dtypes and shapes."""
+    rng = ctx.rng
+    arrays = {}
+    ids = _pool().ids  # type: ignore[attr-defined]
+    k = rng.choice([0, 1, 2, 5, len(ids)])
+    for name in rng.sample(["ids", "R", "rows", "cols", "vals", "leader", "x"],
+                           rng.randint(1, 5)):
+        dtype = rng.choice(_NPZ_DTYPES)
+        shape = rng.choice([(), (k,), (k, k), (k, k + 1), (0,), (2, 2, 2), (rng.randint(0, 9),)])
+        if name == "ids" and rng.random() < 0.7:
+            arr = np.array(ids[:k], dtype="<i8")
+        elif dtype == "O":
+            arr = np.empty(shape, dtype=object)
+        else:
+            arr = np.zeros(shape, dtype=dtype)
+            with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
+                if arr.size and arr.dtype.kind in "fc":
+                    arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, 1e300, -1])
+                elif arr.size and arr.dtype.kind in "iu":
+                    arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 2**31 - 1, 5, 10**6])
+        arrays[name] = arr
+    buf = io.BytesIO()
+    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+@target("deck.scores-npz", seeds=_files("deck/*.npz"),
+        tokens=[b"PK\x03\x04", b"\x93NUMPY", b"{'descr': '<f8', 'fortran_order': False, "
+                b"'shape': (99999999, 99999999), }"], seconds=1.0)
+def deck_scores_npz(data: bytes, ctx: Context) -> None:
+    """Scores NPZ: mutated zips, and one input in three a fresh NPZ of odd arrays."""
+    from gameopt.deck.formats import read_scores
+
+    if ctx.rng.random() < 0.33:
+        data = _random_npz(ctx, data)
+    read_scores(ctx.write("s.npz", data), _pool())  # type: ignore[arg-type]
+
+
+@target("deck.decks", seeds=_files("deck/decks.csv", lines=20), tokens=_DECK_TOKENS,
+        seconds=1.0)
+def deck_decks(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_decks
+
+    path = ctx.write("decks.csv", data)
+    read_decks(path, _pool())  # type: ignore[arg-type]
+    read_decks(path)
+
+
+@target("deck.mdp", seeds=_files("deck/mdp.txt"), tokens=[b"500 50", b"100000 5", b"\n",
+                                                          b" ", b"0 0 1"], seconds=1.0)
+def deck_mdp(data: bytes, ctx: Context) -> None:
+    from gameopt.deck.formats import read_mdp
+
+    read_mdp(ctx.write("i.txt", data))
+
+
+@target("deck.mdp-gz", seeds=_files("deck/mdp.txt.gz"), tokens=[b"\x1f\x8b\x08"], seconds=1.0)
+def deck_mdp_gz(data: bytes, ctx: Context) -> None:
+    import gzip
+    import zlib
+
+    from gameopt.deck.formats import read_mdp
+
+    if ctx.rng.random() < 0.5:  # mutate the text inside a good gzip too
+        with contextlib.suppress(OSError, EOFError, ValueError, zlib.error):
+            data = gzip.compress(gzip.decompress(data)[::-1] if ctx.rng.random() < 0.1
+                                 else gzip.decompress(data), mtime=0)
+    read_mdp(ctx.write("i.txt.gz", data))
+
+
+def _deck_files(ctx: Context) -> dict[str, str]:
+    out = {}
+    for name in ("pool.csv", "collection.csv", "scores.npz"):
+        shutil.copyfile(SEEDS / "deck" / name, ctx.tmp / name)
+        out[name] = str(ctx.tmp / name)
+    return out
+
+
+@target("deck.rules-cli", seeds=lambda: [
+    b"--cost\n200\n--attribute\ngod\n--attribute-min\n2\n--must\n1001,1002\n--leader\n1003\n"
+    b"--forbid\n1004,1005\n--char-limit\n2\n--seed\n3",
+    b"--cost\n150\n--char-limit\n1", b"--cost\n99\n--must\n1010"],
+    tokens=[b"--cost\n", b"--must\n", b"--leader\n", b"--forbid\n", b"--char-limit\n",
+            b"--attribute-min\n", b"--seed\n", b"--attribute\n", b"1001", b"9999,",
+            b"1001,1001"], seconds=3.0)
+def deck_rules_cli(data: bytes, ctx: Context) -> None:
+    """The rule options of ``deck build`` (greedy, so every input runs to the end)."""
+    f = _deck_files(ctx)
+    argv = ["deck", "build", "--pool", f["pool.csv"], "--collection", f["collection.csv"],
+            "--scores", f["scores.npz"], *_argv(data), "--method", "greedy", "--no-explain",
+            "-q"]
+    _cli(argv, ctx.tmp)
+
+
+def _clamp_time(words: list[str], most: float) -> list[str]:
+    """Cap a ``--time-limit`` the fuzzer wrote at ``most`` seconds (a bad value stays)."""
+    out = list(words)
+    for i, w in enumerate(out[:-1]):
+        if w == "--time-limit":
+            try:
+                x = float(out[i + 1])
+            except ValueError:
+                continue
+            if math.isfinite(x) and x > most:
+                out[i + 1] = str(most)
+    return out if "--time-limit" in out else [*out, "--time-limit", str(most)]
+
+
+@target("deck.mdp-cli", seeds=lambda: [b"--time-limit\n0.05\n--seed\n1\n--target\n100",
+                                       b"--method\nvds\n--time-limit\n0.02",
+                                       b"--method\ntabu\n--target\n-5"],
+        tokens=[b"--time-limit\n", b"--seed\n", b"--target\n", b"--method\n", b"nan", b"-1"],
+        seconds=3.0)
+def deck_mdp_cli(data: bytes, ctx: Context) -> None:
+    """``deck mdp`` options (time limit, seed, target, method) on a small instance."""
+    path = ctx.tmp / "i.txt"
+    shutil.copyfile(SEEDS / "deck" / "mdp.txt", path)
+    _cli(["deck", "mdp", str(path), "-q", *_clamp_time(_argv(data), 0.005)], ctx.tmp)
+
+
+# ======================================================================= pairing
+
+_PAIR_TOKENS = [b",", b"\n", b"\"", b"name,id,country,rating", b"who,black,white", b"BYE",
+                b"bye", b"64", b"-1", b"Player 1", b"1001", b"%%Tournament: ", b"%Player: ",
+                b"%Round ", b"(40)>(24)", b"=", b"<", b">", b"001 ", b"012 ", b"XXR "]
+
+
+def _store(ctx: Context) -> Path:
+    path = ctx.tmp / "event.sqlite"
+    shutil.copyfile(SEEDS / "pairing" / "event.sqlite", path)
+    return path
+
+
+@target("pairing.players-csv", seeds=_files("pairing/players.csv"), tokens=_PAIR_TOKENS,
+        seconds=2.0)
+def pairing_players_csv(data: bytes, ctx: Context) -> None:
+    """A registration sheet, read and added to a tournament: all or nothing."""
+    from gameopt.pairing import Tournament
+    from gameopt.pairing.formats import read_players_csv
+
+    db = _store(ctx)
+    sheet = ctx.write("players.csv", data)
+    with unchanged(ctx.tmp, "tournament store"):
+        t = Tournament.open(db)
+        try:
+            t.add_players(read_players_csv(sheet))
+        finally:
+            t.close()
+
+
+@target("pairing.results-csv", seeds=_files("pairing/results.csv"), tokens=_PAIR_TOKENS,
+        seconds=2.0)
+def pairing_results_csv(data: bytes, ctx: Context) -> None:
+    """A results sheet for the open round: all entered or none."""
+    from gameopt.pairing import Tournament
+    from gameopt.pairing.formats import read_results_csv
+
+    db = _store(ctx)
+    sheet = ctx.write("results.csv", data)
+    with unchanged(ctx.tmp, "tournament store"):
+        t = Tournament.open(db)
+        try:
+            t.set_results(3, read_results_csv(sheet))
+        finally:
+            t.close()
+
+
+@target("pairing.toml", seeds=_files("pairing/*.toml"),
+        tokens=[b"preset = ", b"\"papp\"", b"\"slim\"", b"terms = [", b"p_und = [", b"]",
+                b"=", b"[table]", b"\"\"\"", b"1e999", b"inf", b"nan", b"p_chauv"],
+        seconds=1.0)
+def pairing_toml(data: bytes, ctx: Context) -> None:
+    from gameopt.pairing import PenaltyParams
+
+    PenaltyParams.from_toml(ctx.write("p.toml", data))
+
+
+@target("pairing.elo", seeds=_files("pairing/*.elo"), tokens=_PAIR_TOKENS, seconds=1.0)
+def pairing_elo(data: bytes, ctx: Context) -> None:
+    """A WOF ``.ELO`` file, read and imported into a new store (nothing left on error)."""
+    from gameopt.pairing import import_tournament
+
+    src = ctx.write("e.elo", data)
+    with unchanged(ctx.tmp, "folder"):
+        import_tournament(src, ctx.tmp / "new.sqlite").close()
+
+
+@target("pairing.trf", seeds=_files("pairing/*.trf"), tokens=_PAIR_TOKENS, seconds=1.0)
+def pairing_trf(data: bytes, ctx: Context) -> None:
+    """A TRF(-like) file, read and imported into a new store (nothing left on error)."""
+    from gameopt.pairing import import_tournament
+
+    src = ctx.write("e.trf", data)
+    with unchanged(ctx.tmp, "folder"):
+        import_tournament(src, ctx.tmp / "new.sqlite").close()
+
+
+def _foreign_sqlite(ctx: Context) -> bytes:
+    """Another program's SQLite file (or ours with a table dropped or renamed)."""
+    import sqlite3
+
+    path = ctx.tmp / "foreign.sqlite"
+    shutil.copyfile(SEEDS / "pairing" / "event.sqlite", path)
+    con = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        kind = ctx.rng.randrange(4)
+        if kind == 0 and tables:
+            con.execute(f'DROP TABLE "{ctx.rng.choice(tables)}"')
+        elif kind == 1 and tables:
+            t = ctx.rng.choice(tables)
+            con.execute(f'ALTER TABLE "{t}" RENAME TO "{t}_old"')
+        elif kind == 2:
+            con.execute(f"PRAGMA user_version = {ctx.rng.choice([0, 2, 99, -1])}")
+        else:
+            for t in tables:
+                con.execute(f'DROP TABLE "{t}"')
+            con.execute("CREATE TABLE cards (id INTEGER PRIMARY KEY, name TEXT)")
+        con.commit()
+    finally:
+        con.close()
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
+@target("pairing.sqlite", seeds=_files("pairing/event.sqlite", limit=1 << 20), seconds=2.0,
+        tokens=[b"SQLite format 3\x00", b"\x00" * 16, b"\xff" * 8])
+def pairing_sqlite(data: bytes, ctx: Context) -> None:
+    """A tournament file: bit flips, truncation, foreign schemas; read everything from
+    it. A damaged file is refused, never changed."""
+    from gameopt.pairing import Tournament
+
+    if ctx.rng.random() < 0.1:
+        data = _foreign_sqlite(ctx)
+    db = ctx.write("event.sqlite", data)
+    with unchanged(ctx.tmp, "tournament store"):
+        t = Tournament.open(db)
+        try:
+            t.info, t.players  # noqa: B018 - reading is the test
+            t.forbidden_pairs()
+            t.rounds()
+            for r in range(1, t.last_round + 1):
+                t.pairing(r)
+                t.games(r)
+            t.standings()
+            t.snapshot()
+            t.round_input()
+        finally:
+            t.close()
