@@ -39,7 +39,20 @@ def test_small_and_rectangular_boards_by_the_dp(desk: Desk) -> None:
     assert "Published γ(9×9) = 20 (Alanko et al. 2011): agrees" in text(r)
     r = desk.get("/go?size=3x5")
     assert r.status_code == 200 and "MSP(3×5)" in text(r)
-    assert 'id="download-sgf"' not in r.text and 'id="download-text"' in r.text
+    assert 'id="download-sgf"' in r.text and 'id="download-text"' in r.text
+
+
+@pytest.mark.parametrize("size, rows, cols", [("5x7", 5, 7), ("30", 30, 30)])
+def test_rectangles_and_sides_past_25_download_as_sgf(desk: Desk, size: str, rows: int,
+                                                      cols: int) -> None:
+    r = desk.get(f"/go?size={size}")
+    m = re.search(r"MSP\((?:\d+×\d+|\d+)\) = (\d+)", text(r))
+    assert m, text(r)
+    r = desk.get(f"/go/msp.sgf?size={size}")
+    assert r.status_code == 200, text(r)
+    board = board_from_sgf(r.content)
+    assert (board.rows, board.cols) == (rows, cols)
+    assert board.string_count() == int(m.group(1))
 
 
 def test_the_sgf_download_holds_277_strings(desk: Desk) -> None:
@@ -67,8 +80,6 @@ def test_the_text_download_of_a_rectangle(desk: Desk) -> None:
     ("/go?size=big", "size: 'big' is not N or MxN"),
     ("/go?size=9&method=magic", "method: 'magic' is not one of auto"),
     ("/go?size=9&method=construct", "construction needs both sides >= 16"),
-    ("/go/msp.sgf?size=30", "SGF holds square boards up to 25"),
-    ("/go/msp.sgf?size=5x7", "SGF holds square boards up to 25"),
     ("/go/msp.txt?size=", "size: '' is not N or MxN"),
 ])
 def test_bad_sizes_are_a_400(desk: Desk, url: str, message: str) -> None:

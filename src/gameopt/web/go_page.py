@@ -170,7 +170,7 @@ async def index(request: Request) -> Response:
                   "clock": res.clock, "how": _how(res), "known": _known(m, n, res.gamma),
                   "strings": board.string_count(), "auto": best_method(m, n),
                   "svg": _svg(board, res.empty, f"MSP({size}) = {res.msp}"),
-                  "sgf": max(m, n) <= MAX_SGF_SIZE and m == n,
+                  "sgf": max(m, n) <= MAX_SGF_SIZE,
                   "query": f"size={size}&method={ctx['method']}"}
     return render(request, "go/index.html", ctx)
 
@@ -185,8 +185,8 @@ async def download_sgf(request: Request) -> Response:
     from gameopt.go.sgf import MAX_SGF_SIZE, board_to_sgf
 
     res, board, size = await _board_of(request)
-    if res.m != res.n or res.m > MAX_SGF_SIZE:
-        raise InvalidInputError(f"size: SGF holds square boards up to {MAX_SGF_SIZE}; "
+    if max(res.m, res.n) > MAX_SGF_SIZE:  # FF[4]: sides up to 52, rectangles too
+        raise InvalidInputError(f"size: SGF holds boards up to {MAX_SGF_SIZE} a side; "
                                 f"download {size} as text")
     data = board_to_sgf(board, comment=f"MSP({size}) = {res.msp}, gamma {res.gamma}, "
                                        f"{res.method}, gameopt")
