@@ -310,7 +310,16 @@ def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = 
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
     if timed and spent > tgt.seconds:
-        return "slow", f"{spent:.2f} CPU s on one input (budget {tgt.seconds} s)"
+        # confirmed on a second run: the first input to reach a numba kernel compiles or
+        # loads it (a cold cache, as in CI), which costs once, not per input
+        t1 = time.process_time()
+        with contextlib.suppress(Exception):
+            _empty(ctx.tmp)
+            tgt.fn(data, ctx)
+        again = time.process_time() - t1
+        if again > tgt.seconds:
+            return "slow", (f"{again:.2f} CPU s on one input, twice (budget "
+                            f"{tgt.seconds} s)")
     if peak > tgt.memory:
         return "memory", f"{peak / 2**20:.0f} MiB peak on one input (ceiling " \
                          f"{tgt.memory / 2**20:.0f} MiB)"

@@ -198,6 +198,8 @@ def parse_trf16(text: str, source: str = "<text>") -> TournamentData:
             head[code] = value
         else:
             raise InvalidInputError(f"{source}:{lineno}: unknown record {code!r}")
+    counts = {code: _head_count(head[code], code, source) for code in ("062", "XXR", "142")
+              if head.get(code, "").strip()}
     if not rows:
         raise InvalidInputError(f"{source}: no player (001) record")
     players: dict[int, PlayerRecord] = {}
@@ -215,16 +217,25 @@ def parse_trf16(text: str, source: str = "<text>") -> TournamentData:
     if len(set(ids)) != len(ids):
         dup = sorted({x for x in ids if ids.count(x) > 1})[0]
         raise InvalidInputError(f"{source}: player id {dup!r} repeated")
-    if "062" in head and head["062"].isdigit() and int(head["062"]) != len(players):
-        raise InvalidInputError(f"{source}: 062 says {head['062']} players, found "
+    if "062" in counts and counts["062"] != len(players):
+        raise InvalidInputError(f"{source}: 062 says {counts['062']} players, found "
                                 f"{len(players)}")
-    rounds = head.get("XXR") or head.get("142")
+    rounds = counts.get("XXR") or counts.get("142")
     info = TournamentInfo(head.get("012") or "(unnamed)", head.get("032") or None,
-                          _date(head.get("042", ""), source),
-                          int(rounds) if rounds and rounds.isdigit() else None)
+                          _date(head.get("042", ""), source), rounds or None)
     return TournamentData(info, tuple(sorted(players.values(), key=lambda p: p.seq)),
                           tuple(sorted(games, key=lambda g: (g.round_no, g.table))),
                           tuple(extra.methods), frozenset(extra.forbidden))
+
+
+def _head_count(value: str, code: str, source: str) -> int:
+    """A header count (players, rounds): ASCII digits, at most 6 of them."""
+    text = value.strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InvalidInputError(f"{source}: {code} {shown!r} is not an integer "
+                                "(up to 6 digits)")
+    return int(text)
 
 
 def _date(value: str, source: str) -> str | None:
