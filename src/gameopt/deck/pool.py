@@ -12,7 +12,7 @@ Their files are read and written by :mod:`gameopt.deck.formats`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from gameopt.deck.problem import DeckProblem, check_scores
 from gameopt.errors import InvalidInputError
 
 __all__ = ["PieceId", "ATTRIBUTES", "POOL_FIELDS", "Piece", "Pool", "Collection", "Rules",
-           "Scores", "to_problem"]
+           "Scores", "check_rule_pieces", "to_problem"]
 
 PieceId = int
 ATTRIBUTES = ("god", "demon", "dragon")
@@ -207,6 +207,35 @@ def _check_matrix(M: Any, k: int, name: str, *, symmetric: bool) -> npt.NDArray[
 # --------------------------------------------------------------------------- to_problem
 
 
+def check_rule_pieces(rules: Rules, known: Callable[[PieceId], bool],
+                      owned: Callable[[PieceId], bool]) -> set[PieceId]:
+    """Check the pieces ``rules`` name against a pool (``known``) and a collection
+    (``owned``); return the pieces forbidden with the leader (none may be must-include).
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown id, a leader or must-include piece not owned, a must-include piece
+        forbidden with the leader.
+    """
+    for pid in (*rules.must, *(() if rules.leader is None else (rules.leader,)),
+                *(x for pair in rules.forbid for x in pair)):
+        if not known(pid):
+            raise InvalidInputError(f"rules: unknown piece id {pid}")
+    if rules.leader is not None and not owned(rules.leader):
+        raise InvalidInputError(f"leader: piece {rules.leader} is not in the collection")
+    for pid in rules.must:
+        if not owned(pid):
+            raise InvalidInputError(f"must: piece {pid} is not in the collection")
+    shunned = {b if a == rules.leader else a for a, b in rules.forbid
+               if rules.leader in (a, b)}
+    for pid in rules.must:
+        if pid in shunned:
+            raise InvalidInputError(f"forbid: must-include piece {pid} is forbidden with the "
+                                    f"leader {rules.leader}")
+    return shunned
+
+
 def to_problem(pool: Pool, collection: Collection, rules: Rules,
                scores: Scores | None = None) -> tuple[DeckProblem, tuple[PieceId, ...]]:
     """Restrict to the owned pieces and build the array problem.
@@ -242,23 +271,8 @@ def to_problem(pool: Pool, collection: Collection, rules: Rules,
     """
     collection.check(pool)
     owned = set(collection.owned)
-    for pid in (*rules.must, *(() if rules.leader is None else (rules.leader,)),
-                *(x for pair in rules.forbid for x in pair)):
-        if pid not in pool:
-            raise InvalidInputError(f"rules: unknown piece id {pid}")
+    shunned = check_rule_pieces(rules, pool.__contains__, owned.__contains__)
     lead = None if rules.leader is None else pool[rules.leader]
-    if lead is not None and lead.id not in owned:
-        raise InvalidInputError(f"leader: piece {lead.id} is not in the collection")
-    for pid in rules.must:
-        if pid not in owned:
-            raise InvalidInputError(f"must: piece {pid} is not in the collection")
-    # pieces forbidden with the leader
-    shunned = {b if a == rules.leader else a for a, b in rules.forbid
-               if rules.leader in (a, b)}
-    for pid in rules.must:
-        if pid in shunned:
-            raise InvalidInputError(f"forbid: must-include piece {pid} is forbidden with the "
-                                    f"leader {rules.leader}")
     cands = [pool[pid] for pid in collection.owned
              if pid not in shunned and (lead is None or (pid != lead.id and not (
                  rules.limit_of(lead.character) == 1

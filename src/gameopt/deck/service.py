@@ -30,7 +30,15 @@ import numpy.typing as npt
 
 from gameopt.core.limit import Limit
 from gameopt.core.stop import StopFlag
-from gameopt.deck.pool import ATTRIBUTES, Collection, PieceId, Pool, Rules, Scores
+from gameopt.deck.pool import (
+    ATTRIBUTES,
+    Collection,
+    PieceId,
+    Pool,
+    Rules,
+    Scores,
+    check_rule_pieces,
+)
 from gameopt.deck.problem import MAX_COST_CAP, DeckProblem
 from gameopt.errors import InvalidInputError
 
@@ -287,23 +295,11 @@ class DeckCatalogue:
             raise InvalidInputError(f"id: collection entry {k} is unknown piece id {q[k]}")
         rule_ids = [*rules.must, *(() if rules.leader is None else (rules.leader,)),
                     *(x for pair in rules.forbid for x in pair)]
-        for pid in rule_ids:
-            if not self.index_of([pid])[1][0]:
-                raise InvalidInputError(f"rules: unknown piece id {pid}")
+        ids_known = dict(zip(rule_ids, self.index_of(rule_ids)[1].tolist(), strict=True))
         owned_set = np.isin(np.asarray(rule_ids, dtype=np.int64), q)
         where = dict(zip(rule_ids, owned_set.tolist(), strict=True))
+        shunned = check_rule_pieces(rules, ids_known.__getitem__, where.__getitem__)
         lead = None if rules.leader is None else self.pool[rules.leader]
-        if lead is not None and not where[lead.id]:
-            raise InvalidInputError(f"leader: piece {lead.id} is not in the collection")
-        for pid in rules.must:
-            if not where[pid]:
-                raise InvalidInputError(f"must: piece {pid} is not in the collection")
-        shunned = {b if a == rules.leader else a for a, b in rules.forbid
-                   if rules.leader in (a, b)}
-        for pid in rules.must:
-            if pid in shunned:
-                raise InvalidInputError(f"forbid: must-include piece {pid} is forbidden with "
-                                        f"the leader {rules.leader}")
         keep = np.ones(len(q), dtype=bool)
         if shunned:
             keep &= ~np.isin(q, np.fromiter(shunned, dtype=np.int64))
