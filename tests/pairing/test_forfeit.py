@@ -98,6 +98,20 @@ def test_store_forfeit_replace_and_refusals(tmp_path: Path) -> None:
     assert {p.id: p.byes for p in ri.players} == {"1": 1, "2": 0, "3": 0, "4": 0, "5": 1}
 
 
+def test_a_sheet_of_results_and_forfeits_is_one_transaction(tmp_path: Path) -> None:
+    t = _event(tmp_path)
+    # table 1's result is fine, the forfeit names the bye player: nothing is written
+    with pytest.raises(InvalidInputError, match="has a bye"):
+        t.set_results(1, [(1, 40, 24)], forfeits=[("5", False)])
+    assert all(g.black_discs is None and not g.forfeit for g in t.games(1))
+    # and a bad result after a good forfeit leaves the forfeit unwritten too
+    with pytest.raises(InvalidInputError):
+        t.set_results(1, [(2, 40, 40)], forfeits=[("P1", False)])
+    assert not any(g.forfeit for g in t.games(1))
+    done = t.set_results(1, [(2, 40, 24)], forfeits=[("P1", False)])
+    assert [(g.table, g.forfeit) for g in done] == [(2, False), (1, True)]
+
+
 def test_the_schema_refuses_an_inconsistent_forfeit(tmp_path: Path) -> None:
     _event(tmp_path).close()
     con = sqlite3.connect(tmp_path / "t.gpt")

@@ -539,13 +539,18 @@ class Tournament:
                                white_discs, replace)
 
     def set_results(self, round_no: int, results: Sequence[tuple[int | str, int, int]], *,
-                    replace: bool = False, by: str = "auto") -> tuple[GameRecord, ...]:
-        """Several :meth:`set_result` of one round ``(who, black_discs, white_discs)`` in
-        one transaction: all are entered, or none (a results sheet)."""
+                    forfeits: Sequence[tuple[str, bool]] = (), replace: bool = False,
+                    by: str = "auto") -> tuple[GameRecord, ...]:
+        """Several :meth:`set_result` of one round ``(who, black_discs, white_discs)``
+        and several :meth:`set_forfeit` ``(absent, both)`` in one transaction: all are
+        entered, or none (a results sheet). Returns the games, results first."""
         with self._write() as con:
-            return tuple(_set_result(con, round_no, _which(con, round_no, who, by), b, w,
-                                     replace)
-                         for who, b, w in results)
+            games = [_set_result(con, round_no, _which(con, round_no, who, by), b, w,
+                                 replace)
+                     for who, b, w in results]
+            games += [_set_forfeit(con, round_no, absent, both, replace)
+                      for absent, both in forfeits]
+            return tuple(games)
 
     def set_forfeit(self, round_no: int, absent: str, *, both: bool = False,
                     replace: bool = False) -> GameRecord:

@@ -421,10 +421,7 @@ def results(request: Request, t: Tournament, slug: str, form: FormData) -> Respo
         sheet.append((g.table, b, w))
     if not sheet and not forfeits:
         raise InvalidInputError(f"round {k}: no result filled in")
-    if sheet:
-        t.set_results(k, sheet)
-    for pid, both in forfeits:
-        t.set_forfeit(k, pid, both=both)
+    t.set_results(k, sheet, forfeits=forfeits)  # one transaction: all or nothing
     left = len(t.missing_results(k))
     done = f"{len(sheet)} results entered"
     if forfeits:
