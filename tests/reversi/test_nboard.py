@@ -385,3 +385,38 @@ def test_noticing_a_command_that_overtakes_the_search_stops_it(line: str) -> Non
     worker.join(timeout=20)
     assert not worker.is_alive() and time.monotonic() - t < 20
     assert not any(s.startswith("===") for s in out)
+
+
+def test_a_hint_by_time_shares_the_move_budget_among_the_candidates(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``set movetime S`` a hint used to give every candidate the whole S (a hint of
+    10 moves took 10 S); now each candidate gets S / (number of moves), on the same clock,
+    and the game clock is not charged for a hint."""
+    import gameopt.reversi.nboard as nb
+
+    given: list[tuple[object, object]] = []
+    real = nb.timed_move
+
+    def spy(board: Board, control: object, remaining: object = None, **kw: object) -> object:
+        given.append((control, remaining))
+        return real(board, control, remaining, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(nb, "timed_move", spy)
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    for line in ("nboard 2", "set game " + GGF, "set movetime 0.2", "hint 2"):
+        e.handle(line)
+    e.wait_search()
+    n = len(AFTER.legal_moves())
+    assert len([x for x in out if x.startswith("search ")]) == 2
+    assert len(given) == n and n > 1
+    assert all(c == nb.TimeControl(move=0.2 / n, kind="wall") and r is None
+               for c, r in given)
+    given.clear()
+    e.handle("set time 30")
+    before = e.remaining
+    e.handle("hint 1")
+    e.wait_search()
+    soft, _ = nb.TimeControl(clock=30.0, kind="wall").allot(AFTER.empties, before)
+    assert all(c == nb.TimeControl(move=soft / n, kind="wall") for c, _ in given)
+    assert e.remaining == before

@@ -66,7 +66,7 @@ from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
 from gameopt.reversi.search import SearchResult, search, solve
-from gameopt.reversi.timing import TimeControl, timed_move
+from gameopt.reversi.timing import MIN_SECONDS, TimeControl, timed_move
 
 __all__ = ["NBoardEngine", "run"]
 
@@ -277,10 +277,13 @@ class NBoardEngine:
         """Positions with at most this many empties are solved exactly."""
         return min(22, max(self.depth + 8, 14))
 
-    def _analyse(self, board: Board, depth: int) -> SearchResult:
-        if self.control is not None:
-            return timed_move(board, self.control, self.remaining,
-                              end_empties=self.end_depth(), stop=self._stop)
+    def _analyse(self, board: Board, depth: int,
+                 control: TimeControl | None = None) -> SearchResult:
+        control = control or self.control
+        if control is not None:
+            remaining = self.remaining if control is self.control else None
+            return timed_move(board, control, remaining, end_empties=self.end_depth(),
+                              stop=self._stop)
         if board.empties <= self.end_depth():
             return solve(board, Limit(stop=self._stop))
         return search(board, Limit(depth=max(1, depth), stop=self._stop))
@@ -363,12 +366,19 @@ class NBoardEngine:
         self._say_unless_cancelled(f"status {NAME} is analysing")
         found: list[tuple[float, str]] = []
         nodes, seconds = 0, 0.0
+        share = None  # thinking by time: the move's budget is shared among the candidates
+        if self.control is not None:
+            soft, _ = self.control.allot(board.empties, self.remaining)
+            share = TimeControl(move=max(MIN_SECONDS, soft / len(moves)),
+                                kind=self.control.kind)
         for m in moves:
             child = board.play(m)
             if child.legal_moves():
-                r = self._analyse(child, self.depth - 1)
-                if r.stopped:
-                    return  # cancelled by ping (or a stop): send nothing more
+                r = self._analyse(child, self.depth - 1, share)
+                with self._lock:  # a search by time ends by setting the flag: not a cancel
+                    if self._cancelled:
+                        return  # cancelled by ping (or a stop): send nothing more
+                    self._stop.clear()  # the next candidate's time watchdog starts lowered
                 value, depth = 0.0 - r.score, (child.empties if r.exact else r.depth + 1)
                 nodes, seconds = nodes + r.nodes, seconds + r.seconds
                 pv = "".join(_name(x) for x in (m, *r.pv))
