@@ -22,7 +22,9 @@ the first square that is not an opponent disc, if that square holds a disc of th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = [
     "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
@@ -107,33 +109,44 @@ def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
     return moves & ~(P | O)
 
 
+@intrinsic
+def _clz(typingctx, x):  # type: ignore[no-untyped-def]
+    """Leading zero bits of a uint64 (LLVM ``ctlz``, one ``lzcnt``; 64 for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+HIGH = np.uint64(1 << 63)
+
+
 @njit(cache=True, inline="always")
-def _high_bit(x: np.uint64) -> np.uint64:
-    """The highest set bit of x as a bitboard (0 for 0)."""
-    x |= x >> S1
-    x |= x >> np.uint64(2)
-    x |= x >> np.uint64(4)
-    x |= x >> S8
-    x |= x >> np.uint64(16)
-    x |= x >> np.uint64(32)
-    return x ^ (x >> S1)
-
-
-@njit(cache=True)
 def flips(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
-    """Discs of O flipped when P plays on the empty square s (0 if the move is illegal)."""
+    """Discs of O flipped when P plays on the empty square s (0 if the move is illegal).
+
+    Along each ray the first square that is not an opponent disc (the *outflank* square)
+    decides: the discs before it flip when it holds a disc of P. Towards higher bits it is
+    the lowest set bit of ``ray & ~O``; towards lower bits the highest, found with one
+    leading-zero count (``| 1`` keeps the count below 64; bit 0 then stands for "none", and
+    ``& ray`` drops it when it is not on the ray). Branch-free but for the selects.
+    """
     f = U0
-    for d in range(4):  # towards higher bits: the first non-O square is the lowest bit
+    nO = ~O
+    for d in range(4):  # towards higher bits
         ray = RAYS[d, s]
-        block = ray & ~O
+        block = ray & nO
         first = block & (~block + U1)
         if first & P:
             f |= (first - U1) & ray
-    for d in range(4, 8):  # towards lower bits: the first non-O square is the highest bit
+    for d in range(4, 8):  # towards lower bits
         ray = RAYS[d, s]
-        first = _high_bit(ray & ~O)
-        if first & P:
-            f |= ray & ~((first << U1) - U1)
+        first = (HIGH >> np.uint64(_clz((ray & nO) | U1))) & P & ray
+        f |= ray & (U0 - (first << U1))
     return f
 
 
