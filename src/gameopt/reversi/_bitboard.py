@@ -98,7 +98,7 @@ def _shift_moves(P: np.uint64, mask: np.uint64, s: np.uint64) -> np.uint64:
     return (t << s) | (u >> s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
     """Bitboard of the legal moves of the player P against O (Kogge-Stone style fills)."""
     mask = O & INNER

@@ -361,29 +361,43 @@ def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
     return _minimax_ply(P, O, kind, w, _reply_value2)
 
 
+@njit(cache=True, inline="always")
+def _list_moves(P: np.uint64, O: np.uint64, moves: np.uint64, sq: np.ndarray, fl: np.ndarray,
+                k: int) -> int:
+    """Row k of sq/fl: the moves in square order and their flips; returns their number."""
+    n = 0
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        s = square_of(b)
+        sq[k, n] = s
+        fl[k, n] = flips(P, O, s)
+        n += 1
+    return n
+
+
 @njit(cache=True)
-def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
-           sq: np.ndarray, fl: np.ndarray, keys: np.ndarray, empties: int,
-           par: np.ndarray, w: np.ndarray) -> int:
-    """Fill sq/fl with the moves and their flips, best first; returns their number.
+def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
+           fl: np.ndarray, keys: np.ndarray, k: int, empties: int, par: np.ndarray,
+           w: np.ndarray) -> None:
+    """Sort row k of sq/fl (n moves and their flips, see :func:`_list_moves`) best first.
 
     Key (smaller first): the hash move; then the opponent's weighted mobility after the
     move (fastest first), its potential mobility as a tie-break, corners preferred; from
     ``par[END_SEARCH]`` empties plus the value of the child for the opponent by a 1-ply
     search with the evaluation (from ``par[END_SEARCH3]`` empties a 3-ply one), weighted
-    ``par[END_EVAL_W] / 256`` per centi-disc (one more opponent move weighs 16).
+    ``par[END_EVAL_W] / 256`` per centi-disc (one more opponent move weighs 16). Equal
+    keys keep square order (a stable insertion sort).
     """
     by_search3 = par[END_SEARCH3] > 0 and empties >= par[END_SEARCH3]
     by_search = by_search3 or (par[END_SEARCH] > 0 and empties >= par[END_SEARCH])
     kind = par[EVAL_KIND]
     cheap = par[END_HEURISTIC1] != 0
     ew = par[END_EVAL_W]
-    n = 0
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        s = square_of(b)
-        f = flips(P, O, s)
+    for j in range(n):
+        s = sq[k, j]
+        f = fl[k, j]
+        b = BIT[s]
         np_ = O ^ f
         no = P | f | b
         if s == hash_move:
@@ -400,29 +414,26 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
                 else:
                     key += (_reply_value(np_, no, kind, w) * ew) >> 8
         # insertion sort by key
-        i = n
-        while i > 0 and keys[i - 1] > key:
-            keys[i] = keys[i - 1]
-            sq[i] = sq[i - 1]
-            fl[i] = fl[i - 1]
+        i = j
+        while i > 0 and keys[k, i - 1] > key:
+            keys[k, i] = keys[k, i - 1]
+            sq[k, i] = sq[k, i - 1]
+            fl[k, i] = fl[k, i - 1]
             i -= 1
-        keys[i] = key
-        sq[i] = s
-        fl[i] = f
-        n += 1
-    return n
+        keys[k, i] = key
+        sq[k, i] = s
+        fl[k, i] = f
 
 
-@njit(cache=True)
-def _etc(P: np.uint64, O: np.uint64, moves: np.uint64, beta: int, empties: int,
-         keys: np.ndarray, data: np.ndarray) -> int:
-    """Enhanced transposition cutoff: a value >= beta proved by a child's stored upper
-    bound (the child, after any move, has ``empties - 1`` empties), else -INF."""
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        f = flips(P, O, square_of(b))
-        slot = probe(keys, O ^ f, P | f | b)
+@njit(cache=True, inline="always")
+def _etc(P: np.uint64, O: np.uint64, n: int, sq: np.ndarray, fl: np.ndarray, k: int,
+         beta: int, empties: int, keys: np.ndarray, data: np.ndarray) -> int:
+    """Enhanced transposition cutoff over row k of sq/fl: a value >= beta proved by a
+    child's stored upper bound (the child, after any move, has ``empties - 1`` empties),
+    else -INF."""
+    for j in range(n):
+        f = fl[k, j]
+        slot = probe(keys, O ^ f, P | f | BIT[sq[k, j]])
         if slot >= 0 and data[slot, DEPTH] == empties - 1:
             v = -data[slot, UPPER]
             if v >= beta:
@@ -473,12 +484,14 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
         cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, n, alpha, beta)
         if cut:
             return sk.DONE, v
-        if par[ETC] > 0 and n >= par[ETC]:
-            v = _etc(P, O, moves, beta, n, keys, data)
-            if v > -INF:
-                return sk.DONE, v
+    count = _list_moves(P, O, moves, wsq, wfl, k)
+    if par[USE_TT] != 0 and par[ETC] > 0 and n >= par[ETC]:
+        v = _etc(P, O, count, wsq, wfl, k, beta, n, keys, data)
+        if v > -INF:
+            return sk.DONE, v
     fv[k, sk.KIND] = sk.SORTED
-    fv[k, sk.COUNT] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k], n, par, w)
+    fv[k, sk.COUNT] = count
+    _order(P, O, count, hash_move, wsq, wfl, wkey, k, n, par, w)
     fv[k, sk.NEXT] = 0
     sk.open_node(fu, fv, wsq, wfl, k, alpha, beta, INF, par[PVS] != 0)
     return sk.PUSHED, 0
