@@ -28,7 +28,7 @@ from numba.extending import intrinsic
 
 __all__ = [
     "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
-    "perft", "square_of", "around", "RAYS", "CORNERS",
+    "perft", "square_of", "around", "full_lines", "RAYS", "CORNERS",
 ]
 
 U0 = np.uint64(0)
@@ -165,35 +165,42 @@ def hash_position(P: np.uint64, O: np.uint64) -> np.uint64:
     return x ^ (x >> _S31)
 
 
-# Every line of the board by direction: rows, columns, a1-h8 diagonals, h1-a8 diagonals.
-def _make_lines() -> np.ndarray:
-    lines = np.zeros((4, 15), dtype=np.uint64)
-    for k, d in enumerate((0, 2, 3, 1)):
-        seen: list[int] = []
-        for s in range(64):
-            line = int(RAYS[d, s] | RAYS[d + 4, s]) | (1 << s)
-            if line not in seen:
-                seen.append(line)
-        for i, line in enumerate(seen):
-            lines[k, i] = np.uint64(line)
-    return lines
-
-
-LINES = _make_lines()
 EDGES = np.uint64(0xFF818181818181FF)
 FILE_AH = np.uint64(0x8181818181818181)
 RANK_18 = np.uint64(0xFF000000000000FF)
 
 
-@njit(cache=True)
-def _full_lines(full: np.uint64, k: int) -> np.uint64:
-    """The union of the lines of direction k that are entirely filled."""
-    out = U0
-    for i in range(15):
-        line = LINES[k, i]
-        if line != U0 and (full & line) == line:
-            out |= line
-    return out
+@njit(cache=True, inline="always")
+def _reach(g: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
+    """g and every square reached from it by shifting left by s any number of times
+    (Kogge-Stone fill; ``mask`` drops the squares a shift wraps onto)."""
+    g |= mask & (g << s)
+    mask &= mask << s
+    g |= mask & (g << (s + s))
+    mask &= mask << (s + s)
+    return g | (mask & (g << (s + s + s + s)))
+
+
+@njit(cache=True, inline="always")
+def _reach_down(g: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
+    """As :func:`_reach`, shifting right."""
+    g |= mask & (g >> s)
+    mask &= mask >> s
+    g |= mask & (g >> (s + s))
+    mask &= mask >> (s + s)
+    return g | (mask & (g >> (s + s + s + s)))
+
+
+@njit(cache=True, inline="always")
+def full_lines(full: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The squares whose row, column, a1-h8 diagonal and h1-a8 diagonal hold no empty
+    square: the complement of the empties spread both ways along each direction."""
+    e = ~full
+    h = ~(_reach(e, S1, NOT_A) | _reach_down(e, S1, NOT_H))
+    v = ~(_reach(e, S8, ALL) | _reach_down(e, S8, ALL))
+    d9 = ~(_reach(e, S9, NOT_A) | _reach_down(e, S9, NOT_H))
+    d7 = ~(_reach(e, S7, NOT_H) | _reach_down(e, S7, NOT_A))
+    return h, v, d9, d7
 
 
 @njit(cache=True)
@@ -205,11 +212,11 @@ def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
     of P's discs that ends at a stable disc or the edge cannot be bracketed). The set grows
     from nothing to a fixed point; each round is O(1) bit operations, at most 64 rounds.
     """
-    full = P | O
-    ok_h = _full_lines(full, 0) | FILE_AH
-    ok_v = _full_lines(full, 1) | RANK_18
-    ok_9 = _full_lines(full, 2) | EDGES
-    ok_7 = _full_lines(full, 3) | EDGES
+    fh, fv, f9, f7 = full_lines(P | O)
+    ok_h = fh | FILE_AH
+    ok_v = fv | RANK_18
+    ok_9 = f9 | EDGES
+    ok_7 = f7 | EDGES
     stable = U0
     while True:
         h = ok_h | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)
