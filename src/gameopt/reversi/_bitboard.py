@@ -110,13 +110,13 @@ def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
 
 
 @intrinsic
-def _clz(typingctx, x):  # type: ignore[no-untyped-def]
+def _clz(typingctx, x):
     """Leading zero bits of a uint64 (LLVM ``ctlz``, one ``lzcnt``; 64 for 0)."""
     if not isinstance(x, types.Integer):
         return None
     sig = x(x)
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):
         return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
 
     return sig, codegen
@@ -145,7 +145,7 @@ def flips(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
             f |= (first - U1) & ray
     for d in range(4, 8):  # towards lower bits
         ray = RAYS[d, s]
-        first = (HIGH >> np.uint64(_clz((ray & nO) | U1))) & P & ray
+        first = (HIGH >> np.uint64(_clz((ray & nO) | U1))) & P & ray  # type: ignore[call-arg]
         f |= ray & (U0 - (first << U1))
     return f
 

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from gameopt.gametree import negamax
 
-__all__ = ["legal_moves", "flipped", "full_lines", "perft", "final_score", "negamax_exact", "ReferenceState",
-           "alphabeta_mpc"]
+__all__ = ["legal_moves", "flipped", "full_lines", "perft", "final_score", "negamax_exact",
+           "ReferenceState", "alphabeta_mpc"]
 
 DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
 
