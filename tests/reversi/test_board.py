@@ -190,6 +190,36 @@ def test_moves_and_flips_match_reference(positions: list[Board]) -> None:
             assert bb.count_last_flip(u(p), u(o), s) == ref.flipped(p, o, s).bit_count()
 
 
+def _dense(rng: random.Random, p_share: float) -> tuple[int, int]:
+    """A random board, each square empty with probability 0.1, else P's with ``p_share``."""
+    p = o = 0
+    for s in range(64):
+        x = rng.random()
+        if x < 0.9 * p_share:
+            p |= 1 << s
+        elif x < 0.9:
+            o |= 1 << s
+    return p, o
+
+
+def test_flips_and_full_lines_match_reference_on_dense_boards() -> None:
+    # Mostly opponent discs: rays of O running to the board's edge (bit 0 and bit 63 too),
+    # the case the leading-zero count of the lower rays guards against.
+    rng = random.Random(18)
+    lines = 0
+    for i in range(400):
+        p, o = _dense(rng, 0.05 + 0.3 * (i % 3))
+        for s in range(64):
+            if not (p | o) >> s & 1:
+                assert int(bb.flips(u(p), u(o), s)) == ref.flipped(p, o, s), (p, o, s)
+        got = tuple(int(x) for x in bb.full_lines(u(p | o)))
+        assert got == ref.full_lines(p | o), (p, o)
+        lines += sum(x.bit_count() for x in got)
+    p, o = 1 << 63, ((1 << 63) - 1) & ~(1 << 0) & ~(1 << 9)  # b2 to play, a1 empty
+    assert int(bb.flips(u(p), u(o), 0)) == ref.flipped(p, o, 0)
+    assert lines > 1000  # full lines do occur
+
+
 def _midgame(seed: int, plies: int) -> Board:
     rng = random.Random(seed)
     board = Board.start()

@@ -22,11 +22,13 @@ the first square that is not an opponent disc, if that square holds a disc of th
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 __all__ = [
     "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
-    "perft", "square_of", "around", "RAYS", "CORNERS",
+    "perft", "square_of", "around", "full_lines", "RAYS", "CORNERS",
 ]
 
 U0 = np.uint64(0)
@@ -96,7 +98,7 @@ def _shift_moves(P: np.uint64, mask: np.uint64, s: np.uint64) -> np.uint64:
     return (t << s) | (u >> s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
     """Bitboard of the legal moves of the player P against O (Kogge-Stone style fills)."""
     mask = O & INNER
@@ -107,33 +109,44 @@ def get_moves(P: np.uint64, O: np.uint64) -> np.uint64:
     return moves & ~(P | O)
 
 
+@intrinsic
+def _clz(typingctx, x):
+    """Leading zero bits of a uint64 (LLVM ``ctlz``, one ``lzcnt``; 64 for 0)."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+HIGH = np.uint64(1 << 63)
+
+
 @njit(cache=True, inline="always")
-def _high_bit(x: np.uint64) -> np.uint64:
-    """The highest set bit of x as a bitboard (0 for 0)."""
-    x |= x >> S1
-    x |= x >> np.uint64(2)
-    x |= x >> np.uint64(4)
-    x |= x >> S8
-    x |= x >> np.uint64(16)
-    x |= x >> np.uint64(32)
-    return x ^ (x >> S1)
-
-
-@njit(cache=True)
 def flips(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
-    """Discs of O flipped when P plays on the empty square s (0 if the move is illegal)."""
+    """Discs of O flipped when P plays on the empty square s (0 if the move is illegal).
+
+    Along each ray the first square that is not an opponent disc (the *outflank* square)
+    decides: the discs before it flip when it holds a disc of P. Towards higher bits it is
+    the lowest set bit of ``ray & ~O``; towards lower bits the highest, found with one
+    leading-zero count (``| 1`` keeps the count below 64; bit 0 then stands for "none", and
+    ``& ray`` drops it when it is not on the ray). Branch-free but for the selects.
+    """
     f = U0
-    for d in range(4):  # towards higher bits: the first non-O square is the lowest bit
+    nO = ~O
+    for d in range(4):  # towards higher bits
         ray = RAYS[d, s]
-        block = ray & ~O
+        block = ray & nO
         first = block & (~block + U1)
         if first & P:
             f |= (first - U1) & ray
-    for d in range(4, 8):  # towards lower bits: the first non-O square is the highest bit
+    for d in range(4, 8):  # towards lower bits
         ray = RAYS[d, s]
-        first = _high_bit(ray & ~O)
-        if first & P:
-            f |= ray & ~((first << U1) - U1)
+        first = (HIGH >> np.uint64(_clz((ray & nO) | U1))) & P & ray  # type: ignore[call-arg]
+        f |= ray & (U0 - (first << U1))
     return f
 
 
@@ -152,35 +165,42 @@ def hash_position(P: np.uint64, O: np.uint64) -> np.uint64:
     return x ^ (x >> _S31)
 
 
-# Every line of the board by direction: rows, columns, a1-h8 diagonals, h1-a8 diagonals.
-def _make_lines() -> np.ndarray:
-    lines = np.zeros((4, 15), dtype=np.uint64)
-    for k, d in enumerate((0, 2, 3, 1)):
-        seen: list[int] = []
-        for s in range(64):
-            line = int(RAYS[d, s] | RAYS[d + 4, s]) | (1 << s)
-            if line not in seen:
-                seen.append(line)
-        for i, line in enumerate(seen):
-            lines[k, i] = np.uint64(line)
-    return lines
-
-
-LINES = _make_lines()
 EDGES = np.uint64(0xFF818181818181FF)
 FILE_AH = np.uint64(0x8181818181818181)
 RANK_18 = np.uint64(0xFF000000000000FF)
 
 
-@njit(cache=True)
-def _full_lines(full: np.uint64, k: int) -> np.uint64:
-    """The union of the lines of direction k that are entirely filled."""
-    out = U0
-    for i in range(15):
-        line = LINES[k, i]
-        if line != U0 and (full & line) == line:
-            out |= line
-    return out
+@njit(cache=True, inline="always")
+def _reach(g: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
+    """g and every square reached from it by shifting left by s any number of times
+    (Kogge-Stone fill; ``mask`` drops the squares a shift wraps onto)."""
+    g |= mask & (g << s)
+    mask &= mask << s
+    g |= mask & (g << (s + s))
+    mask &= mask << (s + s)
+    return g | (mask & (g << (s + s + s + s)))
+
+
+@njit(cache=True, inline="always")
+def _reach_down(g: np.uint64, s: np.uint64, mask: np.uint64) -> np.uint64:
+    """As :func:`_reach`, shifting right."""
+    g |= mask & (g >> s)
+    mask &= mask >> s
+    g |= mask & (g >> (s + s))
+    mask &= mask >> (s + s)
+    return g | (mask & (g >> (s + s + s + s)))
+
+
+@njit(cache=True, inline="always")
+def full_lines(full: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The squares whose row, column, a1-h8 diagonal and h1-a8 diagonal hold no empty
+    square: the complement of the empties spread both ways along each direction."""
+    e = ~full
+    h = ~(_reach(e, S1, NOT_A) | _reach_down(e, S1, NOT_H))
+    v = ~(_reach(e, S8, ALL) | _reach_down(e, S8, ALL))
+    d9 = ~(_reach(e, S9, NOT_A) | _reach_down(e, S9, NOT_H))
+    d7 = ~(_reach(e, S7, NOT_H) | _reach_down(e, S7, NOT_A))
+    return h, v, d9, d7
 
 
 @njit(cache=True)
@@ -192,11 +212,11 @@ def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
     of P's discs that ends at a stable disc or the edge cannot be bracketed). The set grows
     from nothing to a fixed point; each round is O(1) bit operations, at most 64 rounds.
     """
-    full = P | O
-    ok_h = _full_lines(full, 0) | FILE_AH
-    ok_v = _full_lines(full, 1) | RANK_18
-    ok_9 = _full_lines(full, 2) | EDGES
-    ok_7 = _full_lines(full, 3) | EDGES
+    fh, fv, f9, f7 = full_lines(P | O)
+    ok_h = fh | FILE_AH
+    ok_v = fv | RANK_18
+    ok_9 = f9 | EDGES
+    ok_7 = f7 | EDGES
     stable = U0
     while True:
         h = ok_h | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)

@@ -88,9 +88,11 @@ def _flip_if(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
 
 
 @njit(cache=True)
-def solve1(P: np.uint64, O: np.uint64, s: int, st: np.ndarray) -> int:
-    """Exact score with one empty square s (p + o = 63, so the game never ends drawn)."""
-    st[NODES] += 1
+def solve1(P: np.uint64, O: np.uint64, s: int) -> int:
+    """Exact score with one empty square s (p + o = 63, so the game never ends drawn).
+
+    One node; the callers count it (the leaf solvers take no array: passing one costs a
+    reference-count update per call)."""
     base = 2 * popcount(P) - 63  # p - o before the last move
     n = popcount(_flip_if(P, O, s))
     if n:
@@ -102,38 +104,43 @@ def solve1(P: np.uint64, O: np.uint64, s: int, st: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def solve2(P: np.uint64, O: np.uint64, alpha: int, beta: int, s1: int, s2: int,
-           st: np.ndarray) -> int:
-    """Two empties s1, s2. A pass swaps the sides in a loop (no recursion, see module notes)."""
+def solve2(P: np.uint64, O: np.uint64, alpha: int, beta: int, s1: int,
+           s2: int) -> tuple[int, int]:
+    """Two empties s1, s2: (score, nodes). A pass swaps the sides in a loop (no recursion,
+    see module notes)."""
     sign = 1
+    nodes = 0
     for _ in range(2):
-        st[NODES] += 1
+        nodes += 1
         best = -INF
         f = _flip_if(P, O, s1)
         if f:
-            best = -solve1(O ^ f, P | f | BIT[s1], s2, st)
+            nodes += 1
+            best = -solve1(O ^ f, P | f | BIT[s1], s2)
             if best >= beta:
-                return sign * best
+                return sign * best, nodes
         f = _flip_if(P, O, s2)
         if f:
-            v = -solve1(O ^ f, P | f | BIT[s2], s1, st)
+            nodes += 1
+            v = -solve1(O ^ f, P | f | BIT[s2], s1)
             if v > best:
                 best = v
         if best > -INF:
-            return sign * best
+            return sign * best, nodes
         P, O = O, P  # pass
         alpha, beta = -beta, -alpha
         sign = -sign
-    return sign * final_score(P, O)
+    return sign * final_score(P, O), nodes
 
 
 @njit(cache=True)
-def solve3(P: np.uint64, O: np.uint64, alpha: int, beta: int, s1: int, s2: int, s3: int,
-           st: np.ndarray) -> int:
-    """Three empties, in the given (parity) order."""
+def solve3(P: np.uint64, O: np.uint64, alpha: int, beta: int, s1: int, s2: int,
+           s3: int) -> tuple[int, int]:
+    """Three empties, in the given (parity) order: (score, nodes)."""
     sign = 1
+    nodes = 0
     for _ in range(2):
-        st[NODES] += 1
+        nodes += 1
         best = -INF
         for k in range(3):
             s = s1 if k == 0 else s2 if k == 1 else s3
@@ -141,26 +148,29 @@ def solve3(P: np.uint64, O: np.uint64, alpha: int, beta: int, s1: int, s2: int, 
             if f:
                 a = s2 if k == 0 else s1
                 b = s3 if k != 2 else s2
-                v = -solve2(O ^ f, P | f | BIT[s], -beta, -max(alpha, best), a, b, st)
+                v, n = solve2(O ^ f, P | f | BIT[s], -beta, -max(alpha, best), a, b)
+                nodes += n
+                v = -v
                 if v > best:
                     best = v
                     if v >= beta:
-                        return sign * v
+                        return sign * v, nodes
         if best > -INF:
-            return sign * best
+            return sign * best, nodes
         P, O = O, P
         alpha, beta = -beta, -alpha
         sign = -sign
-    return sign * final_score(P, O)
+    return sign * final_score(P, O), nodes
 
 
 @njit(cache=True)
 def solve4(P: np.uint64, O: np.uint64, alpha: int, beta: int, s0: int, s1: int, s2: int,
-           s3: int, st: np.ndarray) -> int:
-    """Four empties s0..s3, already in parity order."""
+           s3: int) -> tuple[int, int]:
+    """Four empties s0..s3, already in parity order: (score, nodes)."""
     sign = 1
+    nodes = 0
     for _ in range(2):
-        st[NODES] += 1
+        nodes += 1
         best = -INF
         for k in range(4):
             s = s0 if k == 0 else s1 if k == 1 else s2 if k == 2 else s3
@@ -170,17 +180,19 @@ def solve4(P: np.uint64, O: np.uint64, alpha: int, beta: int, s0: int, s1: int, 
                 a = s1 if k == 0 else s0
                 b = s2 if k <= 1 else s1
                 c = s3 if k <= 2 else s2
-                v = -solve3(O ^ f, P | f | BIT[s], -beta, -max(alpha, best), a, b, c, st)
+                v, n = solve3(O ^ f, P | f | BIT[s], -beta, -max(alpha, best), a, b, c)
+                nodes += n
+                v = -v
                 if v > best:
                     best = v
                     if v >= beta:
-                        return sign * v
+                        return sign * v, nodes
         if best > -INF:
-            return sign * best
+            return sign * best, nodes
         P, O = O, P
         alpha, beta = -beta, -alpha
         sign = -sign
-    return sign * final_score(P, O)
+    return sign * final_score(P, O), nodes
 
 
 @njit(cache=True, inline="always")
@@ -194,8 +206,9 @@ def _odd_quadrants(empty: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def _small(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    """1..4 empties: list the squares, odd quadrants first, and call the special solver."""
+def _small(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """1..4 empties: list the squares, odd quadrants first, and call the special solver;
+    (score, nodes)."""
     empty = ~(P | O)
     odd = _odd_quadrants(empty)
     s0 = s1 = s2 = s3 = -1
@@ -216,29 +229,30 @@ def _small(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) ->
                 s3 = s
             n += 1
     if n == 4:
-        return solve4(P, O, alpha, beta, s0, s1, s2, s3, st)
+        return solve4(P, O, alpha, beta, s0, s1, s2, s3)
     if n == 3:
-        return solve3(P, O, alpha, beta, s0, s1, s2, st)
+        return solve3(P, O, alpha, beta, s0, s1, s2)
     if n == 2:
-        return solve2(P, O, alpha, beta, s0, s1, st)
+        return solve2(P, O, alpha, beta, s0, s1)
     if n == 1:
-        return solve1(P, O, s0, st)
-    st[NODES] += 1
-    return final_score(P, O)
+        return solve1(P, O, s0), 1
+    return final_score(P, O), 1
 
 
 @njit(cache=True, inline="always")
-def _shallow_node(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
-                  child) -> int:
-    """Alpha-beta with quadrant-parity order; ``child`` searches the next level down.
+def _shallow_node(P: np.uint64, O: np.uint64, alpha: int, beta: int,
+                  child) -> tuple[int, int]:
+    """Alpha-beta with quadrant-parity order; ``child`` searches the next level down;
+    (score, nodes).
 
     Inlined into :func:`shallow5` .. :func:`shallow8` (one function per number of empties,
     so there is no recursion; see :mod:`gameopt.reversi._stack`). A pass swaps the sides
     in a loop.
     """
     sign = 1
+    nodes = 0
     for _ in range(2):
-        st[NODES] += 1
+        nodes += 1
         moves = get_moves(P, O)
         if moves:
             odd = _odd_quadrants(~(P | O))
@@ -249,52 +263,55 @@ def _shallow_node(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndar
                     b = rest & (~rest + U1)
                     rest ^= b
                     f = flips(P, O, square_of(b))
-                    v = -child(O ^ f, P | f | b, -beta, -max(alpha, best), st)
+                    v, n = child(O ^ f, P | f | b, -beta, -max(alpha, best))
+                    nodes += n
+                    v = -v
                     if v > best:
                         best = v
                         if v >= beta:
-                            return sign * v
-            return sign * best
+                            return sign * v, nodes
+            return sign * best, nodes
         P, O = O, P
         alpha, beta = -beta, -alpha
         sign = -sign
-    st[NODES] -= 1  # the second side to move was not a position of the game
-    return sign * final_score(P, O)
+    # the second side to move was not a position of the game
+    return sign * final_score(P, O), nodes - 1
 
 
 @njit(cache=True)
-def shallow5(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    return _shallow_node(P, O, alpha, beta, st, _small)
+def shallow5(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _shallow_node(P, O, alpha, beta, _small)
 
 
 @njit(cache=True)
-def shallow6(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    return _shallow_node(P, O, alpha, beta, st, shallow5)
+def shallow6(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _shallow_node(P, O, alpha, beta, shallow5)
 
 
 @njit(cache=True)
-def shallow7(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    return _shallow_node(P, O, alpha, beta, st, shallow6)
+def shallow7(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _shallow_node(P, O, alpha, beta, shallow6)
 
 
 @njit(cache=True)
-def shallow8(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    return _shallow_node(P, O, alpha, beta, st, shallow7)
+def shallow8(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _shallow_node(P, O, alpha, beta, shallow7)
 
 
 @njit(cache=True)
-def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray) -> int:
-    """Exact value of a position with at most 8 empties (no hashing, parity order)."""
+def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    """Exact value of a position with at most 8 empties (no hashing, parity order):
+    (score, nodes)."""
     n = popcount(~(P | O))
     if n <= 4:
-        return _small(P, O, alpha, beta, st)
+        return _small(P, O, alpha, beta)
     if n == 5:
-        return shallow5(P, O, alpha, beta, st)
+        return shallow5(P, O, alpha, beta)
     if n == 6:
-        return shallow6(P, O, alpha, beta, st)
+        return shallow6(P, O, alpha, beta)
     if n == 7:
-        return shallow7(P, O, alpha, beta, st)
-    return shallow8(P, O, alpha, beta, st)
+        return shallow7(P, O, alpha, beta)
+    return shallow8(P, O, alpha, beta)
 
 
 @njit(cache=True, inline="always")
@@ -344,29 +361,43 @@ def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
     return _minimax_ply(P, O, kind, w, _reply_value2)
 
 
+@njit(cache=True, inline="always")
+def _list_moves(P: np.uint64, O: np.uint64, moves: np.uint64, sq: np.ndarray, fl: np.ndarray,
+                k: int) -> int:
+    """Row k of sq/fl: the moves in square order and their flips; returns their number."""
+    n = 0
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        s = square_of(b)
+        sq[k, n] = s
+        fl[k, n] = flips(P, O, s)
+        n += 1
+    return n
+
+
 @njit(cache=True)
-def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
-           sq: np.ndarray, fl: np.ndarray, keys: np.ndarray, empties: int,
-           par: np.ndarray, w: np.ndarray) -> int:
-    """Fill sq/fl with the moves and their flips, best first; returns their number.
+def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
+           fl: np.ndarray, keys: np.ndarray, k: int, empties: int, par: np.ndarray,
+           w: np.ndarray) -> None:
+    """Sort row k of sq/fl (n moves and their flips, see :func:`_list_moves`) best first.
 
     Key (smaller first): the hash move; then the opponent's weighted mobility after the
     move (fastest first), its potential mobility as a tie-break, corners preferred; from
     ``par[END_SEARCH]`` empties plus the value of the child for the opponent by a 1-ply
     search with the evaluation (from ``par[END_SEARCH3]`` empties a 3-ply one), weighted
-    ``par[END_EVAL_W] / 256`` per centi-disc (one more opponent move weighs 16).
+    ``par[END_EVAL_W] / 256`` per centi-disc (one more opponent move weighs 16). Equal
+    keys keep square order (a stable insertion sort).
     """
     by_search3 = par[END_SEARCH3] > 0 and empties >= par[END_SEARCH3]
     by_search = by_search3 or (par[END_SEARCH] > 0 and empties >= par[END_SEARCH])
     kind = par[EVAL_KIND]
     cheap = par[END_HEURISTIC1] != 0
     ew = par[END_EVAL_W]
-    n = 0
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        s = square_of(b)
-        f = flips(P, O, s)
+    for j in range(n):
+        s = sq[k, j]
+        f = fl[k, j]
+        b = BIT[s]
         np_ = O ^ f
         no = P | f | b
         if s == hash_move:
@@ -383,29 +414,26 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int,
                 else:
                     key += (_reply_value(np_, no, kind, w) * ew) >> 8
         # insertion sort by key
-        i = n
-        while i > 0 and keys[i - 1] > key:
-            keys[i] = keys[i - 1]
-            sq[i] = sq[i - 1]
-            fl[i] = fl[i - 1]
+        i = j
+        while i > 0 and keys[k, i - 1] > key:
+            keys[k, i] = keys[k, i - 1]
+            sq[k, i] = sq[k, i - 1]
+            fl[k, i] = fl[k, i - 1]
             i -= 1
-        keys[i] = key
-        sq[i] = s
-        fl[i] = f
-        n += 1
-    return n
+        keys[k, i] = key
+        sq[k, i] = s
+        fl[k, i] = f
 
 
-@njit(cache=True)
-def _etc(P: np.uint64, O: np.uint64, moves: np.uint64, beta: int, empties: int,
-         keys: np.ndarray, data: np.ndarray) -> int:
-    """Enhanced transposition cutoff: a value >= beta proved by a child's stored upper
-    bound (the child, after any move, has ``empties - 1`` empties), else -INF."""
-    while moves:
-        b = moves & (~moves + U1)
-        moves ^= b
-        f = flips(P, O, square_of(b))
-        slot = probe(keys, O ^ f, P | f | b)
+@njit(cache=True, inline="always")
+def _etc(P: np.uint64, O: np.uint64, n: int, sq: np.ndarray, fl: np.ndarray, k: int,
+         beta: int, empties: int, keys: np.ndarray, data: np.ndarray) -> int:
+    """Enhanced transposition cutoff over row k of sq/fl: a value >= beta proved by a
+    child's stored upper bound (the child, after any move, has ``empties - 1`` empties),
+    else -INF."""
+    for j in range(n):
+        f = fl[k, j]
+        slot = probe(keys, O ^ f, P | f | BIT[sq[k, j]])
         if slot >= 0 and data[slot, DEPTH] == empties - 1:
             v = -data[slot, UPPER]
             if v >= beta:
@@ -433,7 +461,9 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
     beta = fv[k, sk.BETA]
     n = popcount(~(P | O))
     if n <= par[END_SORT_HEIGHT]:
-        return sk.DONE, shallow(P, O, alpha, beta, st)
+        v, nodes = shallow(P, O, alpha, beta)
+        st[NODES] += nodes
+        return sk.DONE, v
     if sk.poll(st, stop, par):
         return sk.STOP, 0
     moves = get_moves(P, O)
@@ -454,12 +484,14 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
         cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, n, alpha, beta)
         if cut:
             return sk.DONE, v
-        if par[ETC] > 0 and n >= par[ETC]:
-            v = _etc(P, O, moves, beta, n, keys, data)
-            if v > -INF:
-                return sk.DONE, v
+    count = _list_moves(P, O, moves, wsq, wfl, k)
+    if par[USE_TT] != 0 and par[ETC] > 0 and n >= par[ETC]:
+        v = _etc(P, O, count, wsq, wfl, k, beta, n, keys, data)
+        if v > -INF:
+            return sk.DONE, v
     fv[k, sk.KIND] = sk.SORTED
-    fv[k, sk.COUNT] = _order(P, O, moves, hash_move, wsq[k], wfl[k], wkey[k], n, par, w)
+    fv[k, sk.COUNT] = count
+    _order(P, O, count, hash_move, wsq, wfl, wkey, k, n, par, w)
     fv[k, sk.NEXT] = 0
     sk.open_node(fu, fv, wsq, wfl, k, alpha, beta, INF, par[PVS] != 0)
     return sk.PUSHED, 0
@@ -478,5 +510,7 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
     """
     n = popcount(~(P | O))
     if n <= par[END_SORT_HEIGHT]:
-        return shallow(P, O, alpha, beta, st)
+        v, nodes = shallow(P, O, alpha, beta)
+        st[NODES] += nodes
+        return v
     return sk.walk(P, O, n, alpha, beta, st, stop, par, w, keys, data, _enter, INF)

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from gameopt.gametree import negamax
 
-__all__ = ["legal_moves", "flipped", "perft", "final_score", "negamax_exact", "ReferenceState",
-           "alphabeta_mpc"]
+__all__ = ["legal_moves", "flipped", "full_lines", "perft", "final_score", "negamax_exact",
+           "ReferenceState", "alphabeta_mpc"]
 
 DIRECTIONS = ((0, 1), (1, -1), (1, 0), (1, 1), (0, -1), (-1, 1), (-1, 0), (-1, -1))
 
@@ -36,6 +36,26 @@ def flipped(P: int, O: int, s: int) -> int:
         if run and 0 <= r < 8 and 0 <= c < 8 and _on(P, r, c):
             out |= run
     return out
+
+
+def full_lines(full: int) -> tuple[int, int, int, int]:
+    """The squares whose whole row, column, a1-h8 diagonal, h1-a8 diagonal are occupied
+    (``full`` the occupied squares), walking each line square by square."""
+    out = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        bits = 0
+        for s in range(64):
+            r0, c0 = divmod(s, 8)
+            ok = _on(full, r0, c0)
+            for sign in (1, -1):
+                r, c = r0 + sign * dr, c0 + sign * dc
+                while ok and 0 <= r < 8 and 0 <= c < 8:
+                    ok = _on(full, r, c)
+                    r, c = r + sign * dr, c + sign * dc
+            if ok:
+                bits |= 1 << s
+        out.append(bits)
+    return out[0], out[1], out[2], out[3]
 
 
 def legal_moves(P: int, O: int) -> list[int]:
