@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from gameopt.cli.main import main
+from gameopt.reversi.weights import read_weights
 from tests.reversi.positions import random_position
 
 
@@ -111,6 +112,11 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
                  str(weights)]) == 0
     out = capsys.readouterr().out
     assert "validation MAE" in out and "wrote" in out
+    smooth = tmp_path / "ws.npz"
+    assert main(["reversi", "train", "fit", str(labelled), "--iters", "5", "--smooth", "-q",
+                 "-o", str(smooth)]) == 0
+    assert read_weights(smooth)[1]["smooth"] is True
+    assert read_weights(weights)[1]["smooth"] is False
     assert main(["reversi", "train", "label", str(weights), "-o", str(labelled)]) == 2
     assert main(["reversi", "match", "--a", f"depth=1,eval={weights}", "--b", "depth=1",
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0

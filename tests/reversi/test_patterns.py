@@ -171,3 +171,24 @@ def test_train_data_concat_keeps_games_apart() -> None:
     assert list(joined.game) == [0, 0, 1, 2, 4] and len(joined) == 5
     assert list(joined.player) == [0, 1, 2, 0, 1]
     assert joined.meta == {"sources": [{"t": "a"}, {"t": "b"}, {"t": "c"}]}
+
+
+def test_smooth_fit_carries_weights_to_stages_without_data() -> None:
+    """Positions only in the last stage (ply >= 52): a plain fit leaves the early stages
+    at 0; the smoothed fit (stages from the last back, each damped toward the next) gives
+    the stages with no positions the weights of the first stage that had some, and they
+    predict late positions' labels far better than zeros."""
+    rng = np.random.default_rng(9)
+    boards = [b for b in _random_positions(1500, 11) if b.empties <= 8]
+    assert len(boards) > 100
+    y = rng.normal(0, 1, len(boards)).astype(np.float32) + np.array(
+        [float(b.player.bit_count() - b.opponent.bit_count()) for b in boards], np.float32)
+    data = TrainData(np.array([b.player for b in boards], np.uint64),
+                     np.array([b.opponent for b in boards], np.uint64), y,
+                     np.arange(len(boards), dtype=np.int32), {})
+    plain, _ = fit(data, iters=30, val_fraction=0.2)
+    smooth, rep = fit(data, iters=30, val_fraction=0.2, smooth=True)
+    assert not plain[:12].any()  # no positions before stage 13 trains any weight
+    for s in range(12):
+        assert np.array_equal(smooth[s], smooth[12]) and smooth[s].any()
+    assert np.nanmean(rep.val_mae) < np.nanmean(np.abs(y))

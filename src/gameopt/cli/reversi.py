@@ -148,6 +148,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--damp", type=float, default=1.0,
                    help="damping of the least squares (pulls weights toward 0)")
     f.add_argument("--iters", type=int, default=300, help="LSQR iterations per stage")
+    f.add_argument("--smooth", action="store_true",
+                   help="fit stages from the last back, each damped toward the next "
+                   "stage's weights instead of toward 0")
     f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
@@ -473,14 +476,15 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
 
     data = TrainData.concat([read_data(f) for f in args.data])
     t = time.perf_counter()
-    w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed,
+    w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed, smooth=args.smooth,
                  progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
     print(format_table(["stage", "plies", "train MAE", "validation MAE"], rows))
     write_weights(args.output, w, {"positions": len(data), "damp": args.damp,
-                                   "iters": args.iters, "sources": data.meta})
+                                   "iters": args.iters, "smooth": args.smooth,
+                                   "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
     return 0

@@ -253,15 +253,24 @@ def _design(F: np.ndarray, T: np.ndarray, rows: np.ndarray, n_cols: int) -> Any:
 
 
 def _fit_stage(F: np.ndarray, T: np.ndarray, y: np.ndarray, rows: np.ndarray, n_cols: int,
-               damp: float, iters: int) -> npt.NDArray[np.float64]:
-    """Damped least squares (LSQR) of one stage; unscaled weights (discs)."""
+               damp: float, iters: int, prior: np.ndarray | None = None
+               ) -> npt.NDArray[np.float64]:
+    """Damped least squares (LSQR) of one stage; unscaled weights (discs).
+
+    With ``prior`` (unscaled weights, e.g. the neighbouring stage's), the damping pulls
+    toward it instead of toward 0: min |A w - y|^2 + damp^2 |w - prior|^2, solved as
+    w = prior + d with d the damped solution for the residual y - A prior.
+    """
     from scipy.sparse.linalg import lsqr
 
-    w = np.zeros(n_cols)
+    w = np.zeros(n_cols) if prior is None else prior.astype(np.float64).copy()
     if len(rows) == 0:
         return w
     A = _design(F, T, rows, n_cols)
-    w = lsqr(A, y[rows], damp=damp, iter_lim=iters)[0]
+    start = w.copy()
+    start[1:N_SCALARS] /= _TERM_SCALE  # the design's scaled term columns
+    d = lsqr(A, y[rows] - A @ start, damp=damp, iter_lim=iters)[0]
+    w = start + d
     w[1:N_SCALARS] *= _TERM_SCALE
     return w
 
@@ -305,13 +314,18 @@ def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bo
 
 
 def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
-        seed: int = 0, ps: PatternSet = DEFAULT_SET, progress: ProgressCallback | None = None
+        seed: int = 0, smooth: bool = False, ps: PatternSet = DEFAULT_SET,
+        progress: ProgressCallback | None = None
         ) -> tuple[npt.NDArray[np.float32], FitReport]:
     """Least-squares weights (15 × stage_size, discs) and the per-stage errors.
 
-    Each stage is fitted alone by damped sparse least squares (LSQR: the damping pulls
-    weights toward 0, so configurations never seen stay at 0) on its plies and one ply of
-    each neighbour. Validation holds out whole games. ``progress`` gets
+    Each stage is fitted by damped sparse least squares (LSQR) on its plies and one ply
+    of each neighbour. Without ``smooth`` every stage is fitted alone and the damping pulls
+    weights toward 0, so configurations never seen stay at 0. With ``smooth`` the stages
+    are fitted from the last back to the first and the damping of stage s pulls toward
+    the weights of stage s + 1 (a ridge toward the neighbour: a configuration not seen in
+    stage s keeps its value of the next stage, and weights change smoothly from stage to
+    stage). Validation holds out whole games. ``progress`` gets
     ``Progress("fit", stages done, stages)`` after each stage.
 
     Notes
@@ -330,11 +344,13 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     is_val = _split(data, val_fraction, seed)
     y = data.target.astype(np.float64)
     w = np.zeros((N_STAGES, ps.stage_size))
-    for s in range(N_STAGES):
+    order = range(N_STAGES - 1, -1, -1) if smooth else range(N_STAGES)
+    for i, s in enumerate(order):
         rows = _stage_rows(ply, s, neighbours=True)
-        w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters)
+        prior = w[s + 1] if smooth and s + 1 < N_STAGES else None
+        w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters, prior)
         if progress is not None:
-            progress(Progress("fit", s + 1, N_STAGES))
+            progress(Progress("fit", i + 1, N_STAGES))
     err = np.abs(_predict(F, T, ply, w) - y)
     st = np.minimum(ply // 4, N_STAGES - 1)
     tr_mae, va_mae = [], []
