@@ -42,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameopt.sudoku._exact_kernel import popcount
+from gameopt.sudoku._exact_kernel import STOP_EVERY, popcount
 
 __all__ = ["W", "solve_rows"]
 
@@ -422,12 +422,13 @@ def _first_digit(st, o, c, rem, peer, colm):
 
 
 @njit(cache=True, inline="always")
-def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowclear, s3,
-               cl3):
+def _count_one(givens, limit, st, br_cell, br_rem, out, stop, peer, colm, boxm, rowclear,
+               s3, cl3):
     """Count the solutions of one puzzle up to ``limit``; returns ``(count, nodes)``.
 
     ``nodes`` counts the digits tried at branching cells. The first solution found is
-    written to ``out`` (1-based digits).
+    written to ``out`` (1-based digits). ``count`` is -1 when ``stop[0]`` was found set
+    (read every ``STOP_EVERY`` guesses).
     """
     for k in range(27):
         st[k] = _ALL
@@ -479,6 +480,8 @@ def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowcle
         br_rem[d] = rem
         o = d * W
         nodes += 1
+        if nodes % STOP_EVERY == 0 and stop[0]:
+            return -1, nodes
         if rem != 0:  # more digits to try here: guess on a copy at the next level
             for k in range(W):
                 st[o + W + k] = st[o + k]
@@ -491,16 +494,23 @@ def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowcle
     return count, nodes
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def solve_rows(grids, limit, st, br_cell, br_rem, counts, solutions, nodes):
+# nogil: a watchdog thread can set the stop flag while the kernel runs
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
+def solve_rows(grids, limit, st, br_cell, br_rem, counts, solutions, nodes, stop):
     """Count the solutions of each row of ``grids`` (int8, shape (m, 81)) up to
     ``limit``: ``counts[j]``, ``nodes[j]`` (int64) and the first solution in
     ``solutions[j]`` (int8, zeros if none). Work space: ``st`` (int64, 82 * W),
-    ``br_cell`` and ``br_rem`` (int64, 82)."""
+    ``br_cell`` and ``br_rem`` (int64, 82). ``stop`` (uint8, shape (1,)) is polled every
+    ``STOP_EVERY`` guesses and between puzzles: once it is set, the row being counted
+    and the rows after it get count -1."""
     peer, colm, boxm = _PEER, _COLM, _BOXM
     rowclear, s3, cl3 = _ROWCLEAR, _S3, _CL3
     for j in range(grids.shape[0]):
-        k, g = _count_one(grids[j], limit, st, br_cell, br_rem, solutions[j], peer, colm,
-                          boxm, rowclear, s3, cl3)
+        if stop[0]:
+            for rest in range(j, grids.shape[0]):
+                counts[rest] = -1
+            return
+        k, g = _count_one(grids[j], limit, st, br_cell, br_rem, solutions[j], stop, peer,
+                          colm, boxm, rowclear, s3, cl3)
         counts[j] = k
         nodes[j] = g
