@@ -99,7 +99,8 @@ def build_tdoku() -> tuple[Path | None, str]:
         for tool in ("cmake", "c++", "cc"):
             if shutil.which(tool) is None:
                 return None, f"no {tool} to build tdoku"
-        r = subprocess.run(["bash", str(script), "tdoku"], capture_output=True, text=True)
+        r = subprocess.run(["bash", str(script), "tdoku", str(cache / "tdoku")],
+                           capture_output=True, text=True)
         if r.returncode or not lib.is_file():
             return None, f"build.sh tdoku failed: {r.stderr.strip()[-200:]}"
     exe = cache / "tdoku" / "gameopt_loop"

@@ -116,8 +116,16 @@ def test_sudoku_hint_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
         "r5c5 = 8: hidden single in box 5  [hidden single, easy]\n")
     assert main(["sudoku", "explain", ARTICLE]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "argument: 54 empty cells" and out[1] == " 1. r5c5 = 8: hidden single in box 5"
+    assert out[0] == "puzzle: 54 empty cells" and out[1] == " 1. r5c5 = 8: hidden single in box 5"
     assert SOLUTION_ROW1 in out and out[-1].startswith("rating: medium, hardest: box-line")
+
+
+def test_sudoku_puzzle_on_the_command_line_is_called_puzzle(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sudoku", "solve", ARTICLE, "-q"]) == 0
+    assert capsys.readouterr().out.startswith("puzzle: exact unique count=1 ")
+    assert main(["sudoku", "hint", ARTICLE[:-1] + "x"]) == 2
+    assert "error: puzzle: unknown character 'x' at r9c9" in capsys.readouterr().err
 
 
 def test_sudoku_explain_where_logic_stops(capsys: pytest.CaptureFixture[str]) -> None:

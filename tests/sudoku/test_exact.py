@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pytest
 
+from gameopt.core import StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku.exact import (
     STATUSES,
@@ -16,6 +18,7 @@ from gameopt.sudoku.exact import (
     count_many,
     count_solutions,
     solve_exact,
+    warm,
 )
 from gameopt.sudoku.formats import read_puzzles
 from gameopt.sudoku.grid import Puzzle
@@ -113,6 +116,28 @@ def test_16x16_counts_match_reference() -> None:
     puzzles = made_puzzles(4, 12, (30, 70), seed=7)
     counts = check_against_reference(puzzles, limit=3)
     assert 0 in counts and 1 in counts
+
+
+@pytest.mark.parametrize("box", [3, 4])
+def test_a_set_stop_flag_stops_the_count(box: int) -> None:
+    empty = Puzzle(box, np.zeros(box ** 4, dtype=np.int8))
+    warm(box)  # compiled before the timer starts
+    flag = StopFlag()
+    timer = threading.Timer(0.2, flag.set)  # set while the kernel runs
+    timer.start()
+    try:  # without the flag: years (every grid counted)
+        out = count_solutions(empty, limit=10 ** 12, stop=flag)
+    finally:
+        timer.cancel()
+    assert (out.status, out.count, out.solution) == ("stopped", -1, None) and out.nodes > 0
+    grids = np.stack([empty.cells, Puzzle.from_string(ARTICLE).cells if box == 3
+                      else empty.cells])
+    counts, _, _ = count_array(grids, box, 2, stop=flag.array)  # set before: nothing done
+    assert counts.tolist() == [-1, -1]
+    flag.clear()
+    assert count_solutions(empty, limit=3, stop=flag).status == "multiple"
+    with pytest.raises(InvalidInputError, match="stop: expected a StopFlag's array"):
+        count_array(grids, box, 2, stop=np.zeros(1, dtype=np.int64))  # type: ignore[arg-type]
 
 
 def test_statuses_follow_count_and_limit() -> None:

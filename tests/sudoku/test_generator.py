@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.core import Limit
+from gameopt.core import Limit, StopFlag
 from gameopt.errors import BudgetExhaustedError, InvalidInputError
 from gameopt.sudoku.exact import count_many, count_solutions
 from gameopt.sudoku.generator import (
@@ -204,3 +204,12 @@ def test_cli_generate_from_a_puzzle(capsys: pytest.CaptureFixture[str]) -> None:
                           Puzzle.from_string(ARTICLE_SOLUTION).cells)
     assert main(["sudoku", "generate", "--from", "12345678." + "........9" + "." * 63]) == 2
     assert "the puzzle has no solution" in capsys.readouterr().err
+
+
+def test_a_set_stop_flag_stops_the_generator() -> None:
+    flag = StopFlag()
+    flag.set()
+    with pytest.raises(BudgetExhaustedError, match="in 0 full grids tried"):
+        generate(3, seed=1, difficulty="easy", limit=Limit(stop=flag))
+    walked = generate(3, seed=1, limit=Limit(stop=flag))  # the walk to fewer givens skipped
+    assert walked.givens > generate(3, seed=1).givens

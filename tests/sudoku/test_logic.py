@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.errors import InvalidInputError, SolverError
+from gameopt.core import StopFlag
+from gameopt.errors import BudgetExhaustedError, InvalidInputError, SolverError
 from gameopt.sudoku import Puzzle, explain, hint
 from gameopt.sudoku.formats import read_puzzles
 from gameopt.sudoku.grid import cell_name
@@ -275,6 +276,19 @@ def test_max_steps_cuts_the_path_without_calling_it_guessing() -> None:
     out = explain(Puzzle.from_string(ARTICLE), max_steps=3)
     assert len(out.steps) == 3 and not out.solved and not out.stuck
     assert out.rating == "easy" and out.stop_text == ""
+
+
+def test_a_set_stop_flag_stops_hint_and_explain() -> None:
+    p = Puzzle.from_string(ARTICLE)
+    flag = StopFlag()
+    flag.set()
+    with pytest.raises(BudgetExhaustedError, match="stopped before the solution was proven"):
+        hint(p, stop=flag)
+    with pytest.raises(BudgetExhaustedError, match="stopped before"):
+        explain(p, stop=flag)
+    flag.clear()
+    step = hint(p, stop=flag)
+    assert step is not None and step.text == "r5c5 = 8: hidden single in box 5"
 
 
 def test_hint_on_a_solved_grid_is_none() -> None:

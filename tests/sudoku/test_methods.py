@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gameopt.core import Limit, Outcome
+from gameopt.core import Limit, Outcome, StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.localsearch import EvolutionParams
 from gameopt.sudoku import METHOD_CLOCK, generate, solve, solve_set, time_limit
@@ -108,12 +108,25 @@ def test_solve_set_other_methods_go_one_by_one() -> None:
 
 def test_limits_the_method_cannot_keep_are_refused() -> None:
     p = Puzzle.from_string(ARTICLE)
-    with pytest.raises(InvalidInputError, match="exact solver runs to the end"):
-        solve(p, "exact", limit=Limit(time=1.0))
+    with pytest.raises(InvalidInputError, match="exact solver takes a time limit and a stop"):
+        solve(p, "exact", limit=Limit(nodes=5, clock="cpu"))
     with pytest.raises(InvalidInputError, match="CP-SAT limits wall time"):
         solve(p, "cpsat", limit=Limit(time=1.0, clock="cpu"))
     with pytest.raises(InvalidInputError, match="count limit 0"):
         solve(p, "exact", count_limit=0)
+
+
+def test_exact_keeps_a_time_limit_and_a_stop_flag() -> None:
+    empty = Puzzle(3, np.zeros(81, dtype=np.int8))  # counting its grids would take years
+    res = solve(empty, "exact", count_limit=10 ** 12, limit=Limit(time=0.2, clock="cpu"))
+    assert (res.status, res.count, res.solution) == ("unsolved", None, None)
+    flag = StopFlag()
+    flag.set()
+    res = solve(Puzzle.from_string(ARTICLE), "exact", limit=Limit(stop=flag, clock="cpu"))
+    assert res.status == "unsolved" and not res.solved
+    flag.clear()
+    res = solve(Puzzle.from_string(ARTICLE), "exact", limit=Limit(stop=flag, clock="cpu"))
+    assert res.status == "unique"
 
 
 def test_evolution_limit_on_either_clock() -> None:

@@ -41,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--method", choices=METHODS, default="exact")
     s.add_argument("--seed", type=int, default=None, help="seed for evolution")
     s.add_argument("--time-limit", type=float, default=None, metavar="S",
-                   help="seconds per puzzle: CPU for evolution, wall for cpsat (exact "
-                        "runs to the end)")
+                   help="seconds per puzzle: CPU for evolution and exact, wall for cpsat "
+                        "(a count cut short is 'unsolved')")
     s.add_argument("--count-limit", type=int, default=2, metavar="K",
                    help="count solutions up to K (exact, cpsat; 2 proves uniqueness)")
     s.add_argument("--line", action="store_true", help="print solutions as one line each")

@@ -23,8 +23,9 @@ box peers from plane ``d`` in its band and its column from plane ``d`` in the ot
 bands. A placement is refused (a contradiction) when the digit is no longer possible
 there, so every placed grid is consistent.
 
-Search stack (one entry per level): ``br_cell[l]`` the branching cell (``27b + i``),
-``br_rem[l]`` its digits not yet tried (bit ``d``). A guess copies one level (30 words);
+Search stack (one entry per level): ``br_cell[l]`` the branching cell (``27b + i``)
+plus 256 times the digit tried first there, ``br_rem[l]`` its digits not yet tried (bit
+``d``). A guess copies one level (30 words);
 the last digit of a cell reuses the level in place, so there is nothing to undo.
 
 References
@@ -41,7 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameopt.sudoku._exact_kernel import popcount
+from gameopt.sudoku._exact_kernel import STOP_EVERY, popcount
 
 __all__ = ["W", "solve_rows"]
 
@@ -399,12 +400,35 @@ def _choose(st, o, peer, colm):
 
 
 @njit(cache=True, inline="always")
-def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowclear, s3,
-               cl3):
+def _first_digit(st, o, c, rem, peer, colm):
+    """The digit of ``rem`` (bit ``d``) to try first at branching cell ``c``: the one
+    left in most unplaced peers (it removes most candidates: the most constraining
+    value), the lowest on a tie."""
+    b = c // 27
+    i = c % 27
+    best = -1
+    score = -1
+    while rem:
+        d = _low(rem)
+        rem &= rem - 1
+        sc = 0
+        for b2 in range(3):
+            m = peer[i] if b2 == b else colm[i]
+            sc += popcount(st[o + 3 * d + b2] & m & st[o + 27 + b2])
+        if sc > score:
+            score = sc
+            best = d
+    return best
+
+
+@njit(cache=True, inline="always")
+def _count_one(givens, limit, st, br_cell, br_rem, out, stop, peer, colm, boxm, rowclear,
+               s3, cl3):
     """Count the solutions of one puzzle up to ``limit``; returns ``(count, nodes)``.
 
     ``nodes`` counts the digits tried at branching cells. The first solution found is
-    written to ``out`` (1-based digits).
+    written to ``out`` (1-based digits). ``count`` is -1 when ``stop[0]`` was found set
+    (read every ``STOP_EVERY`` guesses).
     """
     for k in range(27):
         st[k] = _ALL
@@ -437,23 +461,27 @@ def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowcle
         elif res > 0:
             c = _choose(st, o, peer, colm)
             d = lvl
-            br_cell[d] = c
             rem = 0
             for dd in range(9):
                 if st[o + 3 * dd + c // 27] >> (c % 27) & 1:
                     rem |= 1 << dd
+            br_cell[d] = c | _first_digit(st, o, c, rem, peer, colm) << 8
             br_rem[d] = rem
         while d >= 0 and br_rem[d] == 0:
             d -= 1
         if d < 0:
             break
         rem = br_rem[d]
-        bit = rem & -rem
+        c = br_cell[d] & 0xFF
+        bit = np.int64(1) << (br_cell[d] >> 8)
+        if rem & bit == 0:
+            bit = rem & -rem
         rem ^= bit
         br_rem[d] = rem
-        c = br_cell[d]
         o = d * W
         nodes += 1
+        if nodes % STOP_EVERY == 0 and stop[0]:
+            return -1, nodes
         if rem != 0:  # more digits to try here: guess on a copy at the next level
             for k in range(W):
                 st[o + W + k] = st[o + k]
@@ -466,16 +494,23 @@ def _count_one(givens, limit, st, br_cell, br_rem, out, peer, colm, boxm, rowcle
     return count, nodes
 
 
-@njit(cache=True, _nrt=False)  # type: ignore[call-overload]
-def solve_rows(grids, limit, st, br_cell, br_rem, counts, solutions, nodes):
+# nogil: a watchdog thread can set the stop flag while the kernel runs
+@njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
+def solve_rows(grids, limit, st, br_cell, br_rem, counts, solutions, nodes, stop):
     """Count the solutions of each row of ``grids`` (int8, shape (m, 81)) up to
     ``limit``: ``counts[j]``, ``nodes[j]`` (int64) and the first solution in
     ``solutions[j]`` (int8, zeros if none). Work space: ``st`` (int64, 82 * W),
-    ``br_cell`` and ``br_rem`` (int64, 82)."""
+    ``br_cell`` and ``br_rem`` (int64, 82). ``stop`` (uint8, shape (1,)) is polled every
+    ``STOP_EVERY`` guesses and between puzzles: once it is set, the row being counted
+    and the rows after it get count -1."""
     peer, colm, boxm = _PEER, _COLM, _BOXM
     rowclear, s3, cl3 = _ROWCLEAR, _S3, _CL3
     for j in range(grids.shape[0]):
-        k, g = _count_one(grids[j], limit, st, br_cell, br_rem, solutions[j], peer, colm,
-                          boxm, rowclear, s3, cl3)
+        if stop[0]:
+            for rest in range(j, grids.shape[0]):
+                counts[rest] = -1
+            return
+        k, g = _count_one(grids[j], limit, st, br_cell, br_rem, solutions[j], stop, peer,
+                          colm, boxm, rowclear, s3, cl3)
         counts[j] = k
         nodes[j] = g

@@ -54,7 +54,10 @@ import numpy.typing as npt
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["dtype_for", "popcount", "solver", "tables"]
+__all__ = ["STOP_EVERY", "dtype_for", "popcount", "solver", "tables"]
+
+#: Guesses between two reads of the stop flag (a power of two).
+STOP_EVERY = 1024
 
 #: Bits of a dirty word used for units (kept below the sign bit).
 _WORD = 62
@@ -362,11 +365,12 @@ def _choose(st, off, K, T):
 
 @njit(inline="always")
 def _count_one(givens, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg, out,
-               K, T):
+               stop, K, T):
     """Count the solutions of one puzzle, up to ``limit``; returns ``(count, nodes)``.
 
     ``nodes`` counts guesses: values tried at branching cells (0 if propagation alone
-    decides). The first solution found is written to ``out``.
+    decides). The first solution found is written to ``out``. ``count`` is -1 when
+    ``stop[0]`` was found set (it is read every :data:`STOP_EVERY` guesses).
     """
     _, _, N, _, U, FULL, _, _ = K
     count = 0
@@ -412,6 +416,8 @@ def _count_one(givens, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, 
         c = br_cell[d]
         off = d * N
         nodes += 1
+        if nodes % STOP_EVERY == 0 and stop[0]:
+            return -1, nodes
         if rem != 0:  # more values to try here: guess on a copy at the next level
             for i in range(N):
                 st[off + N + i] = st[off + i]
@@ -436,14 +442,18 @@ def _make_solver(box: int) -> Callable[..., None]:
     B_, n_, N_, P_, U_ = box, n, n * n, 2 * (n - 1) + (box - 1) ** 2, U
     FULL_, FLAG_, WIDE_ = (1 << n) - 1, 1 << n, U > _WORD
 
-    @njit(cache=True, _nrt=False)  # type: ignore[call-overload]
+    @njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload]
     def solve_rows(grids, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg,
-                   counts, solutions, nodes):
+                   counts, solutions, nodes, stop):
         K = (B_, n_, N_, P_, U_, FULL_, FLAG_, WIDE_)
         T = (peers, units, mask0, mask1)
         for j in range(grids.shape[0]):
+            if stop[0]:
+                for rest in range(j, grids.shape[0]):
+                    counts[rest] = -1
+                return
             k, g = _count_one(grids[j], limit, use_locked, st, queue, br_cell, br_rem,
-                              nfree_at, seg, solutions[j], K, T)
+                              nfree_at, seg, solutions[j], stop, K, T)
             counts[j] = k
             nodes[j] = g
 
@@ -455,9 +465,11 @@ def solver(box: int) -> Callable[..., None]:
     """The compiled batch solver for box size ``box`` (built once per size and process).
 
     ``solve_rows(grids, limit, use_locked, st, queue, br_cell, br_rem, nfree_at, seg,
-    counts, solutions, nodes)`` counts the solutions of each row of ``grids`` (int8,
+    counts, solutions, nodes, stop)`` counts the solutions of each row of ``grids`` (int8,
     shape (m, N)) up to ``limit`` and writes ``counts[j]``, ``nodes[j]`` (int64) and the
-    first solution found in ``solutions[j]`` (int8, zeros if none). Work space: ``st``
+    first solution found in ``solutions[j]`` (int8, zeros if none). ``stop`` (uint8,
+    shape (1,)) is polled every :data:`STOP_EVERY` guesses and between puzzles: once it
+    is set, the row being counted and the rows after it get count -1. Work space: ``st``
     (``dtype_for(box)``, N * (N + 1)), ``queue`` and ``br_cell`` (int32, N + 1),
     ``br_rem`` and ``nfree_at`` (int64, N + 1), ``seg`` (int64, 2 * n * b).
     """

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gameopt.core import StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.sudoku import _band_kernel, _exact_kernel
 from gameopt.sudoku.grid import Puzzle
@@ -34,7 +35,7 @@ __all__ = ["ExactOutcome", "STATUSES", "count_array", "count_many", "count_solut
            "solve_exact", "status_of", "warm"]
 
 #: Every status an :class:`ExactOutcome` can have.
-STATUSES = ("unique", "multiple", "none", "solved")
+STATUSES = ("unique", "multiple", "none", "solved", "stopped")
 
 #: Locked candidates after the singles: more work per node, far fewer guesses. Measured on
 #: the benchmark sets: faster on 17-clue and hard puzzles, no change on easy ones.
@@ -52,10 +53,11 @@ class ExactOutcome(CountedOutcome):
     ----------
     status : str
         ``"unique"`` (exactly one solution, proved: needs ``limit >= 2``), ``"multiple"``
-        (at least two), ``"none"`` (no solution, proved) or ``"solved"`` (``limit == 1``
-        and a solution found; uniqueness not examined).
+        (at least two), ``"none"`` (no solution, proved), ``"solved"`` (``limit == 1``
+        and a solution found; uniqueness not examined) or ``"stopped"`` (the stop flag
+        was set before the count ended; no solution is reported).
     count : int
-        Solutions found, at most the ``limit`` asked for.
+        Solutions found, at most the ``limit`` asked for; -1 when stopped.
     solution : ndarray of int8, shape (n*n,), or None
         The first solution found (row-major, read-only); ``None`` when there is none. For
         ``"multiple"`` it is one of the solutions.
@@ -85,7 +87,8 @@ class ExactOutcome(CountedOutcome):
         return {"nodes": self.nodes}
 
 
-def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
+def count_solutions(puzzle: Puzzle, limit: int = 2, *, stop: StopFlag | None = None
+                    ) -> ExactOutcome:
     """Count the solutions of ``puzzle`` up to ``limit`` by exact search.
 
     Parameters
@@ -95,6 +98,9 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
     limit : int
         Stop after this many solutions (>= 1). 2 (the default) proves uniqueness; 1 only
         finds a solution.
+    stop : StopFlag, optional
+        Read every ``STOP_EVERY`` (1024) guesses: once set, the search ends with status
+        ``"stopped"``.
 
     Returns
     -------
@@ -139,15 +145,17 @@ def count_solutions(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
     """
     if not isinstance(puzzle, Puzzle):
         raise InvalidInputError(f"count_solutions: expected a Puzzle, got {type(puzzle).__name__}")
-    return count_many([puzzle], limit)[0]
+    return count_many([puzzle], limit, stop=stop)[0]
 
 
-def solve_exact(puzzle: Puzzle, limit: int = 2) -> ExactOutcome:
+def solve_exact(puzzle: Puzzle, limit: int = 2, *, stop: StopFlag | None = None
+                ) -> ExactOutcome:
     """Alias of :func:`count_solutions`."""
-    return count_solutions(puzzle, limit)
+    return count_solutions(puzzle, limit, stop=stop)
 
 
-def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
+def count_many(puzzles: list[Puzzle], limit: int = 2, *, stop: StopFlag | None = None
+               ) -> list[ExactOutcome]:
     """Count the solutions of many puzzles of one box size in one kernel call.
 
     Parameters
@@ -156,6 +164,9 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
         All of the same box size (an empty list gives an empty list).
     limit : int
         Stop each count at this many solutions (>= 1).
+    stop : StopFlag, optional
+        As :func:`count_solutions`; the puzzles not finished when it is set get status
+        ``"stopped"``.
 
     Returns
     -------
@@ -188,14 +199,16 @@ def count_many(puzzles: list[Puzzle], limit: int = 2) -> list[ExactOutcome]:
     grids = np.stack([p.cells for p in puzzles]).astype(np.int8)
     warm(box)
     t0 = time.process_time()
-    counts, solutions, nodes = count_array(grids, box, limit)
+    counts, solutions, nodes = count_array(grids, box, limit,
+                                           stop=None if stop is None else stop.array)
     each = (time.process_time() - t0) / len(puzzles)
     solutions.flags.writeable = False  # each outcome gets a read-only row of the batch
-    return [ExactOutcome(status_of(k, limit), k, solutions[j] if k else None, g, each)
+    return [ExactOutcome(status_of(k, limit), k, solutions[j] if k > 0 else None, g, each)
             for j, (k, g) in enumerate(zip(counts.tolist(), nodes.tolist(), strict=True))]
 
 
-def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str = "auto"
+def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str = "auto",
+                stop: npt.NDArray[np.uint8] | None = None
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int64]]:
     """Array form of :func:`count_many`: one puzzle per row, no per-puzzle objects.
 
@@ -212,10 +225,15 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str =
         size, cell by cell; ``"auto"``: band for 9x9, cells otherwise. Both give the same
         counts (and the same solution of a unique puzzle); nodes and the first of
         several solutions may differ.
+    stop : ndarray of uint8, shape (1,), optional
+        A stop flag's array (:attr:`gameopt.core.StopFlag.array`), read between puzzles
+        and every ``STOP_EVERY`` (1024) guesses; once it is nonzero, the puzzle being
+        counted and those after it get count -1.
 
     Returns
     -------
     counts : ndarray of int64, shape (m,)
+        Solutions found, up to ``limit``; -1 for puzzles not finished when stopped.
     solutions : ndarray of int8, shape (m, n*n)
         The first solution found for each row; zeros where there is none.
     nodes : ndarray of int64, shape (m,)
@@ -247,6 +265,10 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str =
     grids8 = np.ascontiguousarray(arr, dtype=np.int8)
     if not grids8.flags.writeable:  # numba compiles read-only arrays as another type
         grids8 = grids8.copy()
+    if stop is None:
+        stop = np.zeros(1, dtype=np.uint8)
+    elif not (isinstance(stop, np.ndarray) and stop.dtype == np.uint8 and stop.shape == (1,)):
+        raise InvalidInputError("stop: expected a StopFlag's array (uint8, shape (1,))")
     m = grids8.shape[0]
     counts = np.zeros(m, dtype=np.int64)
     solutions = np.zeros((m, ncell), dtype=np.int8)
@@ -255,10 +277,10 @@ def count_array(grids: npt.ArrayLike, box: int, limit: int = 2, *, kernel: str =
         _band_kernel.solve_rows(grids8, min(int(limit), _MAX_LIMIT),
                                 np.empty(82 * _band_kernel.W, dtype=np.int64),
                                 np.empty(82, dtype=np.int64), np.empty(82, dtype=np.int64),
-                                counts, solutions, nodes)
+                                counts, solutions, nodes, stop)
         return counts, solutions, nodes
     _exact_kernel.solver(box)(grids8, min(int(limit), _MAX_LIMIT), _USE_LOCKED, *_workspace(box),
-                              counts, solutions, nodes)
+                              counts, solutions, nodes, stop)
     return counts, solutions, nodes
 
 
@@ -287,7 +309,9 @@ def _check_limit(limit: int) -> None:
 
 
 def status_of(count: int, limit: int) -> str:
-    """The :data:`STATUSES` word of a count made up to ``limit``."""
+    """The :data:`STATUSES` word of a count made up to ``limit`` (-1: stopped)."""
+    if count < 0:
+        return "stopped"
     if count == 0:
         return "none"
     if count >= 2:

@@ -208,7 +208,7 @@ def _argument(arg: str) -> Puzzle | Path:
     except OSError:  # a name too long for the file system is no file: a puzzle, if any
         exists = False
     if len(stripped) >= 16 and not exists and "/" not in stripped:
-        return Puzzle.from_string(stripped, name="argument")
+        return Puzzle.from_string(stripped, name="puzzle")
     if not exists:
         raise InvalidInputError(f"{arg!r}: not a puzzle (16, 81, 256... cells) and no such file")
     return path

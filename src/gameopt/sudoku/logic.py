@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core import check_count
-from gameopt.errors import InvalidInputError, SolverError
+from gameopt.core import StopFlag, check_count
+from gameopt.errors import BudgetExhaustedError, InvalidInputError, SolverError
 from gameopt.sudoku.exact import count_solutions
 from gameopt.sudoku.grid import Puzzle, cell_name
 from gameopt.sudoku.techniques import (
@@ -154,7 +154,8 @@ class Explanation:
                 "techniques": dict(Counter(s.technique for s in self.steps))}
 
 
-def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
+def explain(puzzle: Puzzle, max_steps: int | None = None, *, stop: StopFlag | None = None
+            ) -> Explanation:
     """Solve ``puzzle`` step by step with human techniques, easiest first.
 
     Parameters
@@ -163,6 +164,9 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
         Any box size; it must have exactly one solution.
     max_steps : int, optional
         Stop after this many steps (the whole path when None).
+    stop : StopFlag, optional
+        Read by the exact count that proves the solution unique (every 1024 guesses) and
+        between steps; once set, :class:`~gameopt.errors.BudgetExhaustedError`.
 
     Returns
     -------
@@ -175,6 +179,8 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
         not a whole number >= 0.
     SolverError
         If a step contradicts the solution (a bug in a technique; never shown).
+    BudgetExhaustedError
+        If ``stop`` was set before the path ended.
 
     Notes
     -----
@@ -185,13 +191,15 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
     if not isinstance(puzzle, Puzzle):
         raise InvalidInputError(f"explain: expected a Puzzle, got {type(puzzle).__name__}")
     max_steps = check_count(max_steps, "max_steps", minimum=0)
-    solution = _solution(puzzle)
+    solution = _solution(puzzle, stop)
     techniques = list(applicable(puzzle.box))
     state = Candidates(puzzle.cells, puzzle.box)
     t0 = time.process_time()
     steps: list[LogicStep] = []
     stuck = False
     while state.empty() and (max_steps is None or len(steps) < max_steps):
+        if stop is not None and stop.is_set():
+            raise BudgetExhaustedError(f"explain: stopped after {len(steps)} steps")
         step = next_step(state, techniques)
         if step is None:
             stuck = True
@@ -203,17 +211,20 @@ def explain(puzzle: Puzzle, max_steps: int | None = None) -> Explanation:
                        time.process_time() - t0, tuple(t.name for t in techniques), stuck)
 
 
-def hint(puzzle: Puzzle) -> LogicStep | None:
+def hint(puzzle: Puzzle, *, stop: StopFlag | None = None) -> LogicStep | None:
     """The next logical step from ``puzzle``'s grid, or None if solved or logic is stuck.
 
     Candidates are worked out from the filled cells only (a grid holds no pencil marks).
+    ``stop`` as in :func:`explain`.
 
     Raises
     ------
     InvalidInputError
         If ``puzzle`` has no solution or several.
+    BudgetExhaustedError
+        If ``stop`` was set before the step was found.
     """
-    out = explain(puzzle, max_steps=1)
+    out = explain(puzzle, max_steps=1, stop=stop)
     return out.steps[0] if out.steps else None
 
 
@@ -227,9 +238,11 @@ def next_step(state: Candidates, techniques: list[Technique] | None = None
     return None
 
 
-def _solution(puzzle: Puzzle) -> npt.NDArray[np.int8]:
-    out = count_solutions(puzzle, 2)
+def _solution(puzzle: Puzzle, stop: StopFlag | None) -> npt.NDArray[np.int8]:
+    out = count_solutions(puzzle, 2, stop=stop)
     where = puzzle.name or "puzzle"
+    if out.status == "stopped":
+        raise BudgetExhaustedError(f"{where}: stopped before the solution was proven unique")
     if out.status == "none":
         raise InvalidInputError(f"{where}: no solution, so there is nothing to explain")
     if out.status != "unique":

@@ -132,8 +132,7 @@ def time_limit(method: str, seconds: float | None) -> Limit:
     Raises
     ------
     InvalidInputError
-        For a bad time (see :func:`gameopt.core.check_seconds`), or a time given to the
-        exact method, which runs to the end.
+        For a bad time (see :func:`gameopt.core.check_seconds`).
     """
     _check_method(method)
     return _method_limit(method, Limit(time=seconds, clock=METHOD_CLOCK[method]))
@@ -153,8 +152,8 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
     limit : Limit, optional
         What the search may spend. Evolution takes time on either clock, ``nodes``
         (epochs) and a stop flag; CP-SAT wall time and a stop flag; the exact solver
-        runs to the end and takes no limit. :func:`time_limit` makes one on the method's
-        clock.
+        time and a stop flag (read every 1024 guesses; a count cut short is status
+        ``"unsolved"``). :func:`time_limit` makes one on the method's clock.
     count_limit : int
         Stop counting solutions at this many (2 proves uniqueness).
     params : EvolutionParams, optional
@@ -184,7 +183,8 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
     if method == "evolution":
         return _solve_evolution(puzzle, seed, limit, params, prune, focus, progress)
     if method == "exact":
-        return _from_set(solve_set(PuzzleSet.of([puzzle]), "exact", count_limit=count_limit))
+        return _from_set(solve_set(PuzzleSet.of([puzzle]), "exact", count_limit=count_limit,
+                                   limit=limit))
     from gameopt.sudoku.cpsat import count_solutions as cp_count
 
     t0 = time.perf_counter()
@@ -234,13 +234,16 @@ def solve_set(puzzles: PuzzleSet, method: str = "exact", *, count_limit: int = 2
 
     warm(puzzles.box)
     t0 = time.process_time()
-    counts, solutions, nodes = count_array(puzzles.cells, puzzles.box, count_limit)
+    rule = limit.start()
+    with rule.watch() as flag:
+        counts, solutions, nodes = count_array(puzzles.cells, puzzles.box, count_limit,
+                                               stop=flag.array)
     found = counts > 0
     bad = failing_rows(puzzles.cells[found], solutions[found], puzzles.box)
     if bad.size:
         row = int(np.flatnonzero(found)[bad[0]])
         _verify(puzzles[row], solutions[row], method)
-    words = [status_of(k, count_limit) for k in range(3)]
+    words = {k: status_of(k, count_limit) for k in range(3)} | {-1: "unsolved"}
     status = [words[k] for k in np.minimum(counts, 2).tolist()]
     solutions.flags.writeable = False
     return SetSolution("exact", status, counts, solutions, time.process_time() - t0, "cpu",
@@ -264,7 +267,8 @@ def _from_set(res: SetSolution) -> SudokuSolution:
     """The one answer of a one-puzzle :class:`SetSolution`."""
     assert res.count is not None
     k = int(res.count[0])
-    return SudokuSolution(res.method, res.status[0], res.solutions[0] if k else None, k,
+    return SudokuSolution(res.method, res.status[0], res.solutions[0] if k > 0 else None,
+                          k if k >= 0 else None,
                           seconds=res.seconds, clock=res.clock,
                           stats={"nodes": int(res.stats["nodes"][0])})
 
@@ -321,7 +325,7 @@ def _method_limit(method: str, limit: Limit | None) -> Limit:
     """``limit``, or none on the method's clock; refused where the method cannot keep it."""
     if limit is None:
         return Limit(clock=METHOD_CLOCK[method])
-    if method == "exact" and limit != Limit(clock=limit.clock):
-        raise InvalidInputError("exact: the exact solver runs to the end and takes no "
-                                "limit (use evolution or cpsat for a time limit)")
+    if method == "exact" and (limit.nodes, limit.depth, limit.target) != (None, None, None):
+        raise InvalidInputError("exact: the exact solver takes a time limit and a stop "
+                                "flag only (no nodes, depth or target)")
     return limit

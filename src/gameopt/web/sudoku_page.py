@@ -36,7 +36,8 @@ __all__ = ["routes", "MAX_SECONDS", "EXACT_MAX_BOX"]
 #: Largest time budget a visitor may give one solve (wall seconds).
 MAX_SECONDS = 60.0
 DEFAULT_SECONDS = 10.0
-#: The exact solver takes no stop flag: larger grids go to CP-SAT or evolution.
+#: Largest box the exact solver takes here (sparse larger grids rarely finish within the
+#: time limit: they go to CP-SAT or evolution).
 EXACT_MAX_BOX = 4
 #: Fewest givens of a generated 25x25 puzzle (60 % of the cells, the generator's default).
 SPARSEST_25 = 375
@@ -115,9 +116,8 @@ def _read_solve(form: FormData) -> _Solve:
         raise InvalidInputError(f"method: {method!r} is not one of {', '.join(METHODS)}")
     if method == "exact" and puzzle.box > EXACT_MAX_BOX:
         raise InvalidInputError(f"method: the exact solver here takes grids up to "
-                                f"{EXACT_MAX_BOX ** 2}x{EXACT_MAX_BOX ** 2} (it cannot be "
-                                f"stopped); use cpsat or evolution for {puzzle.side}x"
-                                f"{puzzle.side}")
+                                f"{EXACT_MAX_BOX ** 2}x{EXACT_MAX_BOX ** 2}; use cpsat or "
+                                f"evolution for {puzzle.side}x{puzzle.side}")
     seed = int_field(form, "seed", "seed", "seed", default=None)
     if seed is not None:
         check_count(seed, "seed", minimum=0, maximum=2**32 - 1)
@@ -168,9 +168,8 @@ def _run(job: _Solve, stop: StopFlag, report: Callable[[Progress], None] | None
                     progress=progress)
     else:
         trace = []
-        res = solve(job.puzzle, job.method, limit=None if job.method == "exact"
-                    else job.limit(stop))
-    unique = _uniqueness(job.puzzle, res.status, res.solution)
+        res = solve(job.puzzle, job.method, limit=job.limit(stop))
+    unique = _uniqueness(job.puzzle, res.status, res.solution, stop)
     return {"method": res.method, "status": res.status, "seconds": res.seconds,
             "clock": res.clock, "stats": {k: v for k, v in res.stats.items()
                                           if isinstance(v, int | float | str)},
@@ -178,7 +177,8 @@ def _run(job: _Solve, stop: StopFlag, report: Callable[[Progress], None] | None
             "unique": unique, "trace": trace}
 
 
-def _uniqueness(puzzle: Puzzle, status: str, solution: npt.NDArray[np.int8] | None) -> str:
+def _uniqueness(puzzle: Puzzle, status: str, solution: npt.NDArray[np.int8] | None,
+                stop: StopFlag) -> str:
     """One sentence on how many solutions the puzzle has."""
     if status == "unique":
         return "This solution is the only one (proven by counting up to 2)."
@@ -190,8 +190,9 @@ def _uniqueness(puzzle: Puzzle, status: str, solution: npt.NDArray[np.int8] | No
         return "Uniqueness not examined (grid too large for the exact count here)."
     from gameopt.sudoku import count_solutions
 
-    k = count_solutions(puzzle, 2).count
-    return {0: "The puzzle has no solution.", 1: "This solution is the only one "
+    k = count_solutions(puzzle, 2, stop=stop).count
+    return {-1: "Uniqueness not settled (the count was stopped).",
+            0: "The puzzle has no solution.", 1: "This solution is the only one "
             "(checked by the exact solver)."}.get(k, "The puzzle has more than one "
                                                      "solution; this is one of them.")
 
@@ -309,7 +310,7 @@ async def generate_page(request: Request) -> Response:
                                     f"{SPARSEST_25}: sparser grids take long to prove "
                                     f"unique, and the generator cannot be stopped)")
         puzzle = await request.app.state.page_jobs.run(
-            lambda stop: generate(box, givens, seed=seed))
+            lambda stop: generate(box, givens, seed=seed, limit=Limit(stop=stop)))
     except InvalidInputError as e:
         return render(request, "sudoku/index.html",
                       _context(**ctx, error=str(e), field="generate"), status_code=400)
@@ -338,7 +339,7 @@ async def hint_page(request: Request) -> Response:
         if puzzle.box > EXACT_MAX_BOX:
             raise InvalidInputError(f"puzzle: the next logical step is offered up to "
                                     f"{EXACT_MAX_BOX ** 2}x{EXACT_MAX_BOX ** 2} here")
-        step = await request.app.state.page_jobs.run(lambda stop: hint(puzzle))
+        step = await request.app.state.page_jobs.run(lambda stop: hint(puzzle, stop=stop))
     except InvalidInputError as e:
         return _error_page(request, form, e)
     ctx = _form_context(form)
