@@ -23,7 +23,8 @@ from gameopt.sudoku import _evolution_ops as ops
 from gameopt.sudoku import _propagate as _prop
 from gameopt.sudoku.grid import Puzzle, units
 
-__all__ = ["SudokuEvolutionProblem", "solve_evolution", "propagate_singles"]
+__all__ = ["SudokuEvolutionProblem", "clash_free", "propagate_singles", "solve_evolution",
+           "warm_propagation"]
 
 
 def propagate_singles(puzzle: Puzzle) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int64]]:
@@ -132,7 +133,7 @@ class SudokuEvolutionProblem:
 
 def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
                     seed: int | None = None, limit: Limit | None = None,
-                    prune: bool = True, focus: bool = True, propagate: bool = False,
+                    prune: bool = True, focus: bool = True, propagate: bool | None = None,
                     stop: StopRule | None = None,
                     progress: ProgressCallback | None = None) -> Result[npt.NDArray[np.int8]]:
     """Solve ``puzzle`` by combinatorial evolution.
@@ -155,12 +156,15 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
         :class:`SudokuEvolutionProblem`); ``False`` is the article's plain problem.
     focus : bool
         Prefer swaps that move a clashing value (see :class:`SudokuEvolutionProblem`).
-    propagate : bool
-        Constraint propagation between runs (implies ``prune``): each restart starts from
+    propagate : bool or None
+        Constraint propagation between runs (implies ``prune``; ``None``: on from box
+        size :data:`PROPAGATE_FROM_BOX`, so 9x9 keeps the plain scheme). Runs are then
+        ``min(max_epochs, RESTART_EPOCHS)`` epochs long and each restart starts from
         the puzzle's propagated state plus the values of the best grid so far that clash
         nowhere, placed one by one in random order with singles propagated after each
-        (a placement that leads to a contradiction is skipped). The first run is the
-        plain one, so a puzzle solved in it gets the same answer either way.
+        (a placement that leads to a contradiction is skipped). When the best grid has
+        not improved for :data:`STALL_RUNS` runs, the next run starts from the givens'
+        propagated state alone (a restart that keeps the propagation).
 
     Returns
     -------
@@ -179,6 +183,8 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
     """
     if limit is None and stop is None:
         limit = Limit(clock="cpu")
+    if propagate is None:
+        propagate = prune and puzzle.box >= PROPAGATE_FROM_BOX
     if propagate:
         rule = stop if stop is not None else limit.start()  # type: ignore[union-attr]
         return _solve_propagating(puzzle, params or EvolutionParams(), make_rng(seed), rule,
@@ -195,8 +201,15 @@ def solve_evolution(puzzle: Puzzle, params: EvolutionParams | None = None, *,
     return evolve(problem, params, seed=seed, limit=limit, stop=stop, progress=progress)
 
 
+#: Smallest box size on which ``propagate=None`` turns the propagation on.
+PROPAGATE_FROM_BOX = 4
 #: Share of the best grid's clash-free values offered to each restart's partial state.
 KEEP_SHARE = 0.8
+#: Epochs of each run after the first (at most ``max_epochs``): a partial state leaves few
+#: free cells, so a short run tells soon whether it leads anywhere.
+RESTART_EPOCHS = 300
+#: Runs in a row that do not match the guide's error before the guide is forgotten.
+STALL_RUNS = 10
 
 
 def _solve_propagating(puzzle: Puzzle, params: EvolutionParams, rng: np.random.Generator,
@@ -206,9 +219,11 @@ def _solve_propagating(puzzle: Puzzle, params: EvolutionParams, rng: np.random.G
     state built by propagation on the best grid so far (see :func:`solve_evolution`)."""
     base = propagate_singles(puzzle)
     prop = _Propagator(puzzle.box)
-    one_run = replace(params, max_restarts=0)
+    first = replace(params, max_restarts=0)
+    later = replace(first, max_epochs=min(params.max_epochs, RESTART_EPOCHS))
     best: npt.NDArray[np.int8] | None = None
     best_err = np.iinfo(np.int64).max
+    guide, guide_err, stale = best, best_err, 0
     start = base
     totals: dict[str, int] = dict.fromkeys(("evaluations", "accepted", "deaths", "merges"), 0)
     run_bests: list[int] = []
@@ -217,19 +232,25 @@ def _solve_propagating(puzzle: Puzzle, params: EvolutionParams, rng: np.random.G
     status = "budget"
     for run in range(params.max_restarts + 1):
         fixed.append(int(np.count_nonzero(start[0])))
-        res = _one_run(puzzle, start, focus, one_run, rng, rule, epochs,
+        res = _one_run(puzzle, start, focus, later, rng, rule, epochs,
                        _relabel(progress, run, epochs, best_err))
         epochs += res.iterations
         for k in totals:
             totals[k] += int(res.stats.get(k, 0))
         run_bests.append(int(res.objective))
-        if res.objective <= best_err:  # equal: move on to the newer grid
+        if res.objective < best_err:
             best, best_err = res.solution, int(res.objective)
         if res.status != "budget":
             status = res.status
             break
-        assert best is not None
-        start = prop.guided(base, best, rng)
+        stale = 0 if res.objective < guide_err else stale + 1
+        if res.objective <= guide_err:  # equal: move on to the newer grid
+            guide, guide_err = res.solution, int(res.objective)
+        if stale >= STALL_RUNS:  # forget the guide: the next run starts from the givens
+            guide_err, stale, start = np.iinfo(np.int64).max, 0, base
+        else:
+            assert guide is not None
+            start = prop.guided(base, guide, rng)
     assert best is not None
     stats = {**totals, "run_best_errors": run_bests, "fixed_cells": fixed,
              "params": asdict(params)}
@@ -314,3 +335,11 @@ def clash_free(grid: npt.NDArray[np.int8], unit_cells: npt.NDArray[np.int32]
     once = np.take_along_axis(counts, vals, axis=1) == 1
     np.logical_and.at(ok, unit_cells.ravel(), once.ravel())
     return ok
+
+
+def warm_propagation() -> None:
+    """Compile (or load from numba's cache) the propagation kernels outside any timing."""
+    puzzle = Puzzle(2, np.zeros(16, dtype=np.int8))
+    prop = _Propagator(2)
+    grid = np.array([int(x) for x in "1234341221434321"], dtype=np.int8)
+    prop.guided(propagate_singles(puzzle), grid, np.random.default_rng(0))
