@@ -138,3 +138,10 @@ def test_sudoku_explain_where_logic_stops(capsys: pytest.CaptureFixture[str]) ->
     assert capsys.readouterr().out.startswith("no logical step: Logic stops here with 58")
     assert main(["sudoku", "hint", "." * 20 + hard[20:]]) == 2
     assert "several solutions" in capsys.readouterr().err
+
+
+def test_solve_evolution_propagate_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sudoku", "solve", ARTICLE, "--method", "evolution", "--seed", "1",
+                 "--propagate", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert SOLUTION_ROW1 in out and "evolution solved" in out

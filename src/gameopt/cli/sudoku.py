@@ -48,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--line", action="store_true", help="print solutions as one line each")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_evolution_flags(s, SUDOKU_EVOLUTION)
+    s.add_argument("--propagate", default=None, action=argparse.BooleanOptionalAction,
+                   help="evolution: constraint propagation between runs, restarts from "
+                        "partial states built on the best grid (default: on from 16x16 "
+                        "up; off with --article)")
     s.set_defaults(func=cmd_solve)
 
     g = ss.add_parser("generate", help="generate puzzles with a unique solution")
@@ -102,7 +106,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     refined = not args.article
     common = {"count_limit": count_limit, "limit": limit, "seed": args.seed,
               "params": evolution_params(args, SUDOKU_EVOLUTION),
-              "prune": args.prune and refined, "focus": args.focus and refined}
+              "prune": args.prune and refined, "focus": args.focus and refined,
+              "propagate": args.propagate if refined else False}
     if len(puzzles) == 1 and not args.line:
         res = solve(puzzles[0], args.method, progress=progress_for(args.quiet), **common)
         head = _summary(res.method, res.status, res.count, res.stats)

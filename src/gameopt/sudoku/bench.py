@@ -29,19 +29,22 @@ class EvoRun:
     restarts: int
 
 
-def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool]) -> EvoRun:
+def evolution_job(job: tuple[Puzzle, int, EvolutionParams, float | None, bool, bool | None]
+                  ) -> EvoRun:
     """Solve one puzzle with one seed (a picklable job for :func:`parallel_map`).
 
-    The last field switches gameopt's two Sudoku refinements (pruning and clash-focused
-    swaps) on or off together: off is the article's problem.
+    The fifth field switches gameopt's two Sudoku refinements (pruning and clash-focused
+    swaps) on or off together: off is the article's problem; the sixth is ``propagate``
+    (see :func:`gameopt.sudoku.methods.solve`).
     """
     from gameopt.sudoku.methods import solve, time_limit
 
-    puzzle, seed, params, limit, refined = job
+    puzzle, seed, params, limit, refined, propagate = job
     _warm_up(puzzle, refined)
     t0 = time.process_time()
     sol = solve(puzzle, "evolution", seed=seed, limit=time_limit("evolution", limit),
-                params=params, prune=refined, focus=refined)
+                params=params, prune=refined, focus=refined,
+                propagate=propagate if refined else False)
     cpu = time.process_time() - t0
     return EvoRun(puzzle.name, seed, sol.solved, cpu, int(sol.stats["epochs"]),
                   int(sol.stats["restarts"]))
@@ -61,7 +64,8 @@ def _warm_up(puzzle: Puzzle, refined: bool) -> None:
 
 
 def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionParams,
-                  time_limit: float | None, *, refined: bool = True, workers: int | None = None,
+                  time_limit: float | None, *, refined: bool = True,
+                  propagate: bool | None = None, workers: int | None = None,
                   scheduler: str | None = None,
                   progress: ProgressCallback | None = None) -> list[EvoRun]:
     """Every puzzle with every seed; jobs spread over local processes or a Dask cluster.
@@ -70,7 +74,7 @@ def run_evolution(puzzles: list[Puzzle], seeds: list[int], params: EvolutionPara
     before its first measured job, so no measured CPU time includes compilation.
     """
     _warm_up(puzzles[0], refined)  # compile once here, so worker processes find the cache
-    jobs = [(p, s, params, time_limit, refined) for p in puzzles for s in seeds]
+    jobs = [(p, s, params, time_limit, refined, propagate) for p in puzzles for s in seeds]
     return parallel_map(evolution_job, jobs, workers=workers, scheduler=scheduler,
                         progress=progress)
 

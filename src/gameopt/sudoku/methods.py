@@ -141,6 +141,7 @@ def time_limit(method: str, seconds: float | None) -> Limit:
 def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
           limit: Limit | None = None, count_limit: int = 2,
           params: EvolutionParams | None = None, prune: bool = True, focus: bool = True,
+          propagate: bool | None = None,
           progress: ProgressCallback | None = None) -> SudokuSolution:
     """Solve ``puzzle`` with ``method`` and verify the answer independently.
 
@@ -163,6 +164,10 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
         cells (``False``: the article's plain problem).
     focus : bool
         Evolution only: prefer swaps that move a value clashing in its row or column.
+    propagate : bool or None
+        Evolution only: constraint propagation between runs, restarts from partial states
+        built on the best grid (``None``: from 16x16 up; see
+        :func:`gameopt.sudoku.evolution.solve_evolution`). ``False`` is the plain scheme.
 
     Raises
     ------
@@ -181,7 +186,8 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
     count_limit = _check_count_limit(count_limit)
     limit = _method_limit(method, limit)
     if method == "evolution":
-        return _solve_evolution(puzzle, seed, limit, params, prune, focus, progress)
+        return _solve_evolution(puzzle, seed, limit, params, prune, focus, propagate,
+                                progress)
     if method == "exact":
         return _from_set(solve_set(PuzzleSet.of([puzzle]), "exact", count_limit=count_limit,
                                    limit=limit))
@@ -199,7 +205,7 @@ def solve(puzzle: Puzzle, method: str = "exact", *, seed: int | None = None,
 def solve_set(puzzles: PuzzleSet, method: str = "exact", *, count_limit: int = 2,
               limit: Limit | None = None, seed: int | None = None,
               params: EvolutionParams | None = None, prune: bool = True,
-              focus: bool = True) -> SetSolution:
+              focus: bool = True, propagate: bool | None = None) -> SetSolution:
     """Solve every puzzle of ``puzzles`` with ``method``; every answer verified.
 
     The exact method solves the whole set in one kernel call and verifies every answer
@@ -220,7 +226,8 @@ def solve_set(puzzles: PuzzleSet, method: str = "exact", *, count_limit: int = 2
     limit = _method_limit(method, limit)
     if method != "exact":
         each = [solve(p, method, seed=seed, limit=limit, count_limit=count_limit,
-                      params=params, prune=prune, focus=focus) for p in puzzles]
+                      params=params, prune=prune, focus=focus, propagate=propagate)
+                for p in puzzles]
         sols = np.zeros_like(puzzles.cells)
         for i, r in enumerate(each):
             if r.solution is not None:
@@ -275,12 +282,13 @@ def _from_set(res: SetSolution) -> SudokuSolution:
 
 def _solve_evolution(puzzle: Puzzle, seed: int | None, limit: Limit,
                      params: EvolutionParams | None, prune: bool, focus: bool,
+                     propagate: bool | None,
                      progress: ProgressCallback | None) -> SudokuSolution:
     from gameopt.sudoku.evolution import solve_evolution
 
     _warm_evolution()
     res = solve_evolution(puzzle, params or SUDOKU_EVOLUTION, seed=seed, limit=limit,
-                          prune=prune, focus=focus, progress=progress)
+                          prune=prune, focus=focus, propagate=propagate, progress=progress)
     stats = {"epochs": res.iterations, "restarts": res.restarts, "best_error": res.objective,
              "stop": res.status, **{k: v for k, v in res.stats.items() if k != "params"}}
     solved = res.status == "solved"
@@ -295,10 +303,12 @@ def _solve_evolution(puzzle: Puzzle, seed: int | None, limit: Limit,
 def _warm_evolution() -> None:
     """Compile (or load from numba's cache) the evolution kernel outside any timing: one
     epoch of two organisms on a 4x4 puzzle (the kernel is the same for every box size)."""
-    from gameopt.sudoku.evolution import solve_evolution
+    from gameopt.sudoku.evolution import solve_evolution, warm_propagation
 
     solve_evolution(Puzzle(2, np.zeros(16, dtype=np.int8)),
-                    EvolutionParams(organisms=2, max_epochs=1, max_restarts=0), seed=0)
+                    EvolutionParams(organisms=2, max_epochs=1, max_restarts=0), seed=0,
+                    propagate=False)
+    warm_propagation()
 
 
 def _verify(puzzle: Puzzle, solution: npt.NDArray[np.int8] | None, method: str) -> None:
