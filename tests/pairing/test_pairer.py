@@ -42,12 +42,12 @@ def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("n", "rounds", "seed", "params"), [
-    (300, 8, 2002, PenaltyParams()), (301, 8, 7, PenaltyParams()),
-    (240, 6, 11, PenaltyParams.slim()),
+@pytest.mark.parametrize(("n", "rounds", "seed", "params", "unique"), [
+    (300, 8, 2002, PenaltyParams(), True), (301, 8, 7, PenaltyParams(), False),
+    (240, 6, 11, PenaltyParams.slim(), True),
 ], ids=["300-papp", "301-papp-bye", "240-slim"])
 def test_exact_equals_the_reference_on_fields_of_a_few_hundred(
-        n: int, rounds: int, seed: int, params: PenaltyParams) -> None:
+        n: int, rounds: int, seed: int, params: PenaltyParams, unique: bool) -> None:
     # The fast exact method (SLIM bound, reduced-cost pruning, rustworkx) against the
     # reference (networkx's blossom on every allowed pair): the same key in every tier,
     # rank distances (the last tier) included, so the same tables wherever the optimum
@@ -59,7 +59,7 @@ def test_exact_equals_the_reference_on_fields_of_a_few_hundred(
     tables = [[(t.black, t.white) for t in p.tables] for p in (exact, ref)]
     assert pairing_key(ri, tables[0], params) == pairing_key(ri, tables[1], params)
     assert rank_spread(exact, ri) == rank_spread(ref, ri)
-    if n == 300:
+    if unique:
         assert {frozenset(t) for t in tables[0]} == {frozenset(t) for t in tables[1]}
 
 
