@@ -1,47 +1,63 @@
-"""One round's pairing time (CPU) by field size: exact blossom vs networkx vs SLIM.
+"""One round's pairing time (CPU) by field size: exact vs SLIM vs bbpPairings, same history.
 
 For each field size a Swiss event of ``--rounds`` rounds is played first, paired round
-after round by the engine itself (``--history`` rule, default the fast naive top-down
-pairing) with random results: Elo-like win probabilities from normal strengths, about 3 %
-draws, disc counts. The next round is then paired by
+after round by the engine's fast naive top-down rule (``--history``) with random results:
+Elo-like win probabilities from normal strengths, about 3 % draws, disc counts. The
+history is stored once in ``$XDG_CACHE_HOME/gameopt-bench`` (default ``~/.cache``) as
+the event's records (a FIDE TRF-16 file beside it, up to 9,999 players, TRF-16's limit)
+and read back on the next run. The next round is then paired by
 
-* ``exact``: :func:`gameopt.pairing.pair_round` with rustworkx's blossom (after
-  the exact reduced-cost pruning) — the method under test;
-* ``networkx``: the same objective with networkx's pure-Python blossom (the baseline,
-  measured in the same run; skipped above 1,000 players once a run has taken more than
-  ``--networkx-limit`` seconds, default 60, and above ``--networkx-max`` players);
-* ``slim``: SLIM's greedy + 2/3/4-player swaps, whose extra penalty over the optimum is
-  reported.
+* ``exact``: :func:`gameopt.pairing.pair_round` (rustworkx's blossom after the exact
+  reduced-cost pruning) — the method under test;
+* ``networkx``: the same objective with networkx's pure-Python blossom (the reference:
+  ``same optimum`` compares its whole key with exact's; up to ``--networkx-max``
+  players, default 1,000);
+* ``slim``: SLIM's greedy + 2/3/4-player swaps;
+* ``burstein`` and ``dutch``: bbpPairings 6 (FIDE's Burstein and Dutch systems) on the
+  TRF-16 file of the same history, built from ``../shared/peers`` into
+  ``~/.cache/gameopt-peers/bbp`` (skipped with the reason when it cannot be built, above
+  9,999 players, or above ``--bbp-max``); each run is time-boxed to ``--bbp-limit``
+  seconds (default 300) and reported as such when cut.
 
-The exact methods rank pairings by the terms other than colour, then the colour-tier
-breaks, then the colour cost (:func:`gameopt.pairing.pair_round`); the table gives each
-pairing's key (:func:`gameopt.pairing.pairer.pairing_key`): ``same optimum`` compares
-the whole key of exact and networkx, ``SLIM extra`` the first part, ``breaks`` the
-second.
+Every pairing is scored by the exact order's key (:func:`gameopt.pairing.pairer.pairing_key`
+under the same penalties): the terms other than colour, the colour-tier breaks (a third
+same colour in a row, a colour difference beyond 2), the colour cost. bbpPairings
+optimises FIDE's rules, not this order: its keys say how its pairing scores here.
 
-Each time is the ``seconds`` a ``pair_round`` result reports: the process CPU time
-(``clock="cpu"``) of the complete call (cost matrix, matching, tables), the numba kernels
-loaded beforehand; ``matrix`` is the cost matrix alone.
-Run: ``python benchmarks/bench_pairing.py [--sizes 50,100,...] [--terms slim]``.
+Times: our methods report the process CPU time of the complete ``pair_round`` call
+(cost matrix, matching, tables; numba kernels loaded beforehand); bbpPairings the child
+process's CPU time (user + system, ``getrusage``), reading its TRF file included.
+Run: ``python benchmarks/bench_pairing.py [--sizes 1000,3000,10000] [--methods ...]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
+import resource
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gameopt.core.table import format_table
-from gameopt.pairing import BYE, Colour, PenaltyParams, PlayerState, RoundInput, pair_round
+from gameopt.pairing import BYE, PenaltyParams, RoundInput, pair_round
+from gameopt.pairing.formats import format_trf
 from gameopt.pairing.pairer import pairing_key
-from gameopt.pairing.penalties import cost_matrix
+from gameopt.pairing.records import GameRecord, Outcome, PlayerRecord
+from gameopt.pairing.standings import build_round_input
+from gameopt.pairing.store import TournamentData, TournamentInfo
 
-SIZES = (50, 100, 200, 500, 1000, 3000)
-T = TypeVar("T")
+SIZES = (1000, 3000, 10000)
+METHODS = ("exact", "networkx", "slim", "burstein", "dutch")
+TRF_MAX = 9999
+PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers"
 
 
 class Event:
@@ -49,43 +65,27 @@ class Event:
 
     def __init__(self, n: int, rng: np.random.Generator, countries: int = 12) -> None:
         self.rng = rng
-        self.ids = [f"P{k:05d}" for k in range(n)]
-        self.index = {pid: k for k, pid in enumerate(self.ids)}
-        self.strength = rng.normal(0.0, 1.0, n)
-        self.country = [f"C{int(c)}" for c in rng.integers(0, countries, n)]
-        self.score = np.zeros(n, dtype=np.int64)
-        self.discs = np.zeros(n, dtype=np.int64)
-        self.byes = np.zeros(n, dtype=np.int64)
-        self.hist: list[list[tuple[Colour, str | None, int, int | None]]] = \
-            [[] for _ in range(n)]
+        self.players = tuple(PlayerRecord(id=f"P{k:05d}", name=f"P{k:05d}",
+                                          country=f"C{int(c)}", seq=k + 1)
+                             for k, c in enumerate(rng.integers(0, countries, n)))
+        self.strength = {p.id: float(s) for p, s in
+                         zip(self.players, rng.normal(0.0, 1.0, n), strict=True)}
+        self.games: list[GameRecord] = []
+
+    def data(self, rounds: int) -> TournamentData:
+        return TournamentData(TournamentInfo("bench", rounds=rounds), self.players,
+                              tuple(self.games))
 
     def round_input(self, round_no: int) -> RoundInput:
-        order = np.lexsort((np.arange(len(self.ids)), -self.discs, -self.score))
-        players = []
-        for rank, k in enumerate(order.tolist(), start=1):
-            h = self.hist[k]
-            players.append(PlayerState(
-                id=self.ids[k], name=self.ids[k], country=self.country[k],
-                score=int(self.score[k]), colours=tuple(x[0] for x in h),
-                opponents=tuple(x[1] for x in h), scores_before=tuple(x[2] for x in h),
-                opponent_scores_before=tuple(x[3] for x in h), rank=rank,
-                byes=int(self.byes[k])))
-        return RoundInput(round_no, tuple(players))
+        return build_round_input(round_no, self.players, self.games)
 
     def play(self, ri: RoundInput, method: str, params: PenaltyParams) -> None:
-        before = self.score.copy()
         for t in pair_round(ri, params, method).tables:
-            b = self.index[t.black]
             if t.white == BYE:
-                self.hist[b].append((Colour.BYE_, None, int(before[b]), None))
-                self.score[b] += 2
-                self.discs[b] += 32
-                self.byes[b] += 1
+                self.games.append(GameRecord(ri.round_no, t.number, t.black, BYE))
                 continue
-            w = self.index[t.white]
-            self.hist[b].append((Colour.BLACK, t.white, int(before[b]), int(before[w])))
-            self.hist[w].append((Colour.WHITE, t.black, int(before[w]), int(before[b])))
-            p_black = 1.0 / (1.0 + 10.0 ** ((self.strength[w] - self.strength[b]) * 0.5))
+            diff = self.strength[t.white] - self.strength[t.black]
+            p_black = 1.0 / (1.0 + 10.0 ** (diff * 0.5))
             u = self.rng.random()
             if u < 0.03:
                 d = 32
@@ -93,31 +93,101 @@ class Event:
                 d = int(self.rng.integers(33, 65))
             else:
                 d = int(self.rng.integers(0, 32))
-            pts = 1 if d == 32 else (2 if d > 32 else 0)
-            self.score[b] += pts
-            self.score[w] += 2 - pts
-            self.discs[b] += d
-            self.discs[w] += 64 - d
+            self.games.append(GameRecord(ri.round_no, t.number, t.black, t.white, d, 64 - d,
+                                         Outcome.from_discs(d, 64 - d)))
 
 
-def history(n: int, rounds: int, seed: int, method: str, params: PenaltyParams) -> RoundInput:
-    """Input of round ``rounds + 1`` after ``rounds`` rounds paired by ``method``."""
-    event = Event(n, np.random.default_rng([seed, n]))
-    for r in range(1, rounds + 1):
-        event.play(event.round_input(r), method, params)
-    return event.round_input(rounds + 1)
+def cache_dir() -> Path:
+    """Where the histories are kept (``$XDG_CACHE_HOME/gameopt-bench``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gameopt-bench"
 
 
-def key(ri: RoundInput, p: Any) -> tuple[int, int, int]:
+def history(n: int, rounds: int, seed: int, method: str, params: PenaltyParams,
+            terms: str = "papp") -> tuple[TournamentData, Path | None, float]:
+    """The records of ``rounds`` rounds paired by ``method`` (made once, then read from
+    the cache), the TRF-16 file of the next round (None above 9,999 players), and the CPU
+    seconds spent making the history now (0 when read from the cache)."""
+    stem = cache_dir() / f"pairing-{n}p-{rounds}r-s{seed}-{method}-{terms}"
+    pkl, trf = stem.with_suffix(".pkl"), stem.with_suffix(".trf")
+    spent = 0.0
+    if pkl.exists():
+        with pkl.open("rb") as fh:
+            data = pickle.load(fh)  # our own cache file, written below
+    else:
+        t = time.process_time()
+        event = Event(n, np.random.default_rng([seed, n]))
+        for r in range(1, rounds + 1):
+            event.play(event.round_input(r), method, params)
+        data = event.data(rounds + 1)
+        spent = time.process_time() - t
+        pkl.parent.mkdir(parents=True, exist_ok=True)
+        tmp = pkl.with_suffix(".tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump(data, fh)
+        tmp.replace(pkl)
+    if n > TRF_MAX:
+        return data, None, spent
+    if not trf.exists():
+        trf.write_text(format_trf(data))
+    return data, trf, spent
+
+
+def bbp_exe() -> tuple[Path | None, str]:
+    """bbpPairings (built from ../shared/peers when not yet), or None and the reason."""
+    exe = Path.home() / ".cache" / "gameopt-peers" / "bbp" / "bbpPairings.exe"
+    if exe.exists():
+        return exe, ""
+    script = PEERS / "build.sh"
+    if not script.exists() or shutil.which("make") is None:
+        return None, f"no {script} or no make to build bbpPairings"
+    run = subprocess.run([str(script), "bbp"], capture_output=True, text=True, timeout=900,
+                         check=False)
+    if run.returncode != 0 or not exe.exists():
+        return None, f"bbpPairings did not build: {run.stderr.strip()[-200:]}"
+    return exe, ""
+
+
+def child_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_bbp(exe: Path, system: str, trf: Path, data: TournamentData,
+            limit: float) -> tuple[list[tuple[str, str]] | None, float, str]:
+    """bbpPairings' next round as our ``(black, white)`` tables, its CPU seconds, and a
+    note (why there is no pairing). bbpPairings lists FIDE's white first (our white:
+    TRF-16 ``b`` is our black, :mod:`gameopt.pairing.trf`); ``0`` is the bye."""
+    ids = [p.id for p in sorted(data.players, key=lambda p: p.seq)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "pairs.txt"
+        before = child_cpu()
+        try:
+            run = subprocess.run([str(exe), f"--{system}", str(trf), "-p", str(out)],
+                                 capture_output=True, text=True, timeout=limit, check=False)
+        except subprocess.TimeoutExpired:
+            return None, child_cpu() - before, f"stopped after {limit:.0f} s wall"
+        spent = child_cpu() - before
+        if run.returncode != 0 or not out.exists():
+            return None, spent, f"exit {run.returncode}: {run.stderr.strip()[-120:]}"
+        lines = out.read_text().split()
+    tables = []
+    for a, b in zip(lines[1::2], lines[2::2], strict=True):
+        white = ids[int(a) - 1]
+        tables.append((white, BYE) if b == "0" else (ids[int(b) - 1], white))
+    return tables, spent, ""
+
+
+def key(ri: RoundInput, tables: list[tuple[str, str]],
+        params: PenaltyParams) -> tuple[int, int, int]:
     """The exact order's key of a pairing (other terms, colour-tier breaks, colour)."""
-    return pairing_key(ri, [(t.black, t.white) for t in p.tables])
+    return pairing_key(ri, tables, params)
 
 
-def cpu(fn: Callable[..., T], *args: Any) -> tuple[T, float]:
-    """``fn(*args)`` and the process CPU seconds it took."""
-    t = time.process_time()
-    out = fn(*args)
-    return out, time.process_time() - t
+def ours(ri: RoundInput, params: PenaltyParams, method: str,
+         ) -> tuple[list[tuple[str, str]], float, dict[str, Any]]:
+    p = pair_round(ri, params, method)
+    return [(t.black, t.white) for t in p.tables], p.seconds, dict(p.stats)
 
 
 def main() -> int:
@@ -129,60 +199,77 @@ def main() -> int:
     ap.add_argument("--terms", choices=("papp", "slim"), default="papp",
                     help="penalty terms: PAPP's set (default) or SLIM's")
     ap.add_argument("--history", default="naive", choices=("naive", "slim", "exact"),
-                    help="pairing rule of the history rounds (default naive)")
-    ap.add_argument("--networkx-max", type=int, default=10**9,
-                    help="largest field networkx is run on (default: no limit)")
-    ap.add_argument("--networkx-limit", type=float, default=60.0,
-                    help="above 1,000 players, skip networkx once a run took longer")
+                    help="pairing rule of the history rounds (default naive: fast)")
+    ap.add_argument("--methods", default=",".join(METHODS),
+                    help="methods to run, comma-separated (default %(default)s)")
+    ap.add_argument("--networkx-max", type=int, default=1000,
+                    help="largest field networkx is run on (default %(default)s)")
+    ap.add_argument("--bbp-max", type=int, default=TRF_MAX,
+                    help="largest field bbpPairings is run on (default %(default)s)")
+    ap.add_argument("--bbp-limit", type=float, default=300.0,
+                    help="wall seconds each bbpPairings run may take (default %(default)s)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
+    methods = [m for m in args.methods.split(",") if m]
+    if bad := [m for m in methods if m not in METHODS]:
+        ap.error(f"unknown method {bad[0]!r} ({', '.join(METHODS)})")
     params = PenaltyParams() if args.terms == "papp" else PenaltyParams.slim()
+    exe, why_not = (bbp_exe() if {"burstein", "dutch"} & set(methods) else (None, ""))
 
-    warm = history(12, 2, 0, "naive", params)  # compile the numba kernels first
+    warm = Event(12, np.random.default_rng(0))  # compile the numba kernels first
     for method in ("exact", "slim"):
-        pair_round(warm, params, method)
+        pair_round(warm.round_input(1), params, method)
 
     rows = []
-    notes: dict[str, list[int]] = {}
-    nx_slowest = 0.0
+    notes: list[str] = []
     for n in sizes:
-        print(f"[{n} players] playing {args.rounds} rounds ({args.history})...",
+        print(f"[{n} players] history: {args.rounds} rounds ({args.history})...",
               file=sys.stderr, flush=True)
-        ri = history(n, args.rounds, args.seed, args.history, params)
-        _, t_matrix = cpu(cost_matrix, ri, params)
-        exact = pair_round(ri, params, "exact")
-        t_exact = exact.seconds
-        print(f"[{n} players] exact {t_exact:.2f} s", file=sys.stderr, flush=True)
-        slim = pair_round(ri, params, "slim")
-        t_slim = slim.seconds
-        skip = ("above --networkx-max" if n > args.networkx_max else
-                f"networkx took {nx_slowest:.0f} s > {args.networkx_limit:.0f} s at a "
-                f"smaller field" if n > 1000 and nx_slowest > args.networkx_limit else "")
-        if not skip:
-            ref = pair_round(ri, params, "networkx")
-            t_nx = ref.seconds
-            nx_slowest = max(nx_slowest, t_nx)
-            nx_cell: object = round(t_nx, 3)
-            agree = "yes" if key(ri, ref) == key(ri, exact) else "NO"
-            speed: object = f"{t_nx / t_exact:,.0f}x"
-            print(f"[{n} players] networkx {t_nx:.2f} s", file=sys.stderr, flush=True)
-        else:
-            nx_cell, agree, speed = "skipped", "-", "-"
-            notes.setdefault(skip, []).append(n)
-        k_exact, k_slim = key(ri, exact), key(ri, slim)
-        extra = k_slim[0] - k_exact[0]
-        rows.append([n, len(exact.tables), round(t_matrix, 3), round(t_exact, 3), nx_cell,
-                     speed, agree, round(t_slim, 3), k_exact[0], k_slim[0],
-                     f"{extra} ({100.0 * extra / max(k_exact[0], 1):.1f} %)",
-                     f"{k_exact[1]} / {k_slim[1]}"])
+        data, trf, spent = history(n, args.rounds, args.seed, args.history, params,
+                                   args.terms)
+        notes.append(f"{n} players: history " + (f"made in {spent:.1f} s CPU and stored"
+                                                  if spent else "read from the cache")
+                     + (f", TRF-16 {trf}" if trf else " (no TRF-16: above 9,999 players)"))
+        ri = build_round_input(args.rounds + 1, data.players, data.games)
+        best: tuple[int, int, int] | None = None
+        for method in methods:
+            note, tables, stats = "", None, {}
+            if method in ("burstein", "dutch"):
+                if exe is None:
+                    note = why_not
+                elif trf is None or n > args.bbp_max:
+                    note = ("TRF-16 holds at most 9,999 players" if trf is None
+                            else f"above --bbp-max {args.bbp_max}")
+                else:
+                    tables, secs, note = run_bbp(exe, method, trf, data, args.bbp_limit)
+            elif method == "networkx" and n > args.networkx_max:
+                note = f"above --networkx-max {args.networkx_max}"
+            else:
+                tables, secs, stats = ours(ri, params, method)
+            if tables is None:
+                rows.append([n, method, "-" if not note.startswith("stopped") else
+                             f">{secs:.1f}", "-", "-", "-", "-", note])
+                print(f"[{n} players] {method}: {note}", file=sys.stderr, flush=True)
+                continue
+            k = key(ri, tables, params)
+            if method == "exact":
+                best = k
+            same = ("-" if best is None or method == "exact" else
+                    "yes" if k == best else f"+{k[0] - best[0]}, {k[1] - best[1]:+d}, "
+                    f"{k[2] - best[2]:+d}")
+            extra = (f"kept {stats['kept_edges']:,} of {stats['edges']:,} edges"
+                     if "kept_edges" in stats else "")
+            rows.append([n, method, round(secs, 2), k[0], k[1], k[2], same, extra])
+            print(f"[{n} players] {method} {secs:.2f} s key {k}", file=sys.stderr,
+                  flush=True)
 
     print(f"\n### One round's pairing, {args.terms.upper()} terms, after {args.rounds} "
           f"rounds ({args.history} history), CPU seconds\n")
-    print(format_table(["players", "tables", "matrix s", "exact s", "networkx s [baseline]",
-                        "speed-up", "same optimum", "SLIM s", "optimum (other terms)",
-                        "SLIM (other terms)", "SLIM extra", "breaks exact / SLIM"], rows))
-    for reason, where in notes.items():
-        print(f"\nnetworkx skipped at {', '.join(map(str, where))} players: {reason}.")
+    print(format_table(["players", "method", "CPU s", "other terms", "colour breaks",
+                        "colour cost", "vs exact (other, breaks, colour)", "note"], rows))
+    print()
+    for line in notes:
+        print(f"- {line}")
     return 0
 
 

@@ -19,7 +19,7 @@ from gameopt.errors import InfeasibleError, InvalidInputError
 from gameopt.pairing import METHODS, PROVEN_METHODS
 from gameopt.pairing.matching import min_weight_perfect_matching
 from gameopt.pairing.model import BYE, Pairing, PlayerState, RoundInput
-from gameopt.pairing.pairer import pair_round
+from gameopt.pairing.pairer import pair_round, pairing_key
 from gameopt.pairing.penalties import PenaltyParams, cost_matrix, pair_cost
 from tests.pairing.instances import play_event, rank_spread
 
@@ -39,6 +39,28 @@ def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
     assert exact.total_cost == ref.total_cost
     # The tie-break (squared rank distances) is part of both objectives.
     assert rank_spread(exact, ri) == rank_spread(ref, ri)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "rounds", "seed", "params", "unique"), [
+    (300, 8, 2002, PenaltyParams(), True), (301, 8, 7, PenaltyParams(), False),
+    (240, 6, 11, PenaltyParams.slim(), True),
+], ids=["300-papp", "301-papp-bye", "240-slim"])
+def test_exact_equals_the_reference_on_fields_of_a_few_hundred(
+        n: int, rounds: int, seed: int, params: PenaltyParams, unique: bool) -> None:
+    # The fast exact method (SLIM bound, reduced-cost pruning, rustworkx) against the
+    # reference (networkx's blossom on every allowed pair): the same key in every tier,
+    # rank distances (the last tier) included, so the same tables wherever the optimum
+    # is unique (at 301 players it is not: two pairings tie in every tier).
+    ri = play_event(n, rounds, seed=seed, params=params)
+    exact = pair_round(ri, params)
+    ref = pair_round(ri, params, method="networkx")
+    assert exact.stats["kept_edges"] < exact.stats["edges"]  # the pruning did work
+    tables = [[(t.black, t.white) for t in p.tables] for p in (exact, ref)]
+    assert pairing_key(ri, tables[0], params) == pairing_key(ri, tables[1], params)
+    assert rank_spread(exact, ri) == rank_spread(ref, ri)
+    if unique:
+        assert {frozenset(t) for t in tables[0]} == {frozenset(t) for t in tables[1]}
 
 
 def test_pair_round_equals_brute_force_on_small_fields() -> None:
