@@ -26,6 +26,7 @@ from gameopt.pairing.penalties import (
     pen_chauvinism,
     pen_color,
     pen_elitism,
+    pen_halves,
     pen_repetition,
     pen_undulation,
     pen_undulation2,
@@ -156,6 +157,25 @@ def test_group_positions_and_pen_undulation2() -> None:
     assert u2("p4", "p0") == (2 + 3) ** 2  # S_i < S_j: (P_i + R_j)²
     assert pen_undulation2(by["p0"], by["p1"], pos["p0"], pos["p1"],
                            PenaltyParams(p_rank=7)) == 7
+
+
+def test_pen_halves_zero_for_the_dutch_pairs() -> None:
+    field = [player(f"p{k}", score=s, rank=k + 1)
+             for k, s in enumerate([6] * 8 + [4] * 3)]
+    pos = group_positions(field)
+    by = {p.id: p for p in field}
+    on = PenaltyParams(terms=PAPP_TERMS | {"halves"}, p_halves=3)
+
+    def h(a: str, b: str, params: PenaltyParams = DEF) -> int:
+        return pen_halves(by[a], by[b], pos[a], pos[b], params)
+
+    assert [h(f"p{k}", f"p{k + 4}") for k in range(4)] == [0, 0, 0, 0]  # 1-5 ... 4-8
+    assert h("p0", "p1") == h("p3", "p4") == h("p0", "p7") == 3  # | |ΔP| − 4 |
+    assert h("p1", "p0", on) == 9  # times p_halves, either order
+    assert h("p8", "p9") == 0 and h("p8", "p10") == 1  # group of 3: ⌊3/2⌋ = 1 apart
+    assert h("p0", "p8") == 0  # different scores: the float terms price it
+    cost, _, _, terms = pair_cost(by["p0"], by["p1"], RoundInput(2, tuple(field)), on)
+    assert terms["halves"] == 9 and cost == sum(terms.values())
 
 
 def test_pen_bye_prefers_low_scores_low_places_and_first_byes() -> None:
@@ -395,8 +415,9 @@ def random_round(n: int, rounds: int, seed: int, *, draws: float = 0.1,
 
 @pytest.mark.parametrize("params", [PenaltyParams(), PenaltyParams.slim(),
                                     PenaltyParams(terms=PAPP_TERMS | SLIM_TERMS,
-                                                  p_elects=(0, 2, 5), p_chauv=(9, 0))],
-                         ids=["papp", "slim", "all"])
+                                                  p_elects=(0, 2, 5), p_chauv=(9, 0)),
+                                    PenaltyParams(terms=PAPP_TERMS | {"halves"}, p_halves=7)],
+                         ids=["papp", "slim", "all", "halves"])
 @pytest.mark.parametrize("seed", range(4))
 def test_cost_matrix_equals_pair_cost(params: PenaltyParams, seed: int) -> None:
     ri = random_round(13 + seed, 3 + seed, seed)

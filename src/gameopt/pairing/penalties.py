@@ -61,6 +61,7 @@ from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 
 __all__ = [
     "ALL_TERMS",
+    "HALVES_TERMS",
     "PAPP_TERMS",
     "SLIM_TERMS",
     "PairCosts",
@@ -80,6 +81,7 @@ __all__ = [
     "pen_chauvinism",
     "pen_color",
     "pen_elitism",
+    "pen_halves",
     "pen_repetition",
     "pen_undulation",
     "pen_undulation2",
@@ -89,8 +91,10 @@ __all__ = [
 PAPP_TERMS = frozenset({"colour", "undulation", "repetition", "chauvinism", "elitism"})
 #: SLIM's terms: no colour, no country, plus the rank term ``pen_undulation2`` (§3.6).
 SLIM_TERMS = frozenset({"undulation", "repetition", "elitism", "rank"})
+#: The Dutch-like halves term (:func:`pen_halves`), off unless switched on.
+HALVES_TERMS = frozenset({"halves"})
 #: Every term name (the keys of a table's ``terms``, with ``"bye"``).
-ALL_TERMS = PAPP_TERMS | SLIM_TERMS
+ALL_TERMS = PAPP_TERMS | SLIM_TERMS | HALVES_TERMS
 
 #: Default ``p_und[F] = 100·F²`` for F = 0..40 (20 wins apart): convex, so floats split.
 DEFAULT_P_UND = tuple(100 * f * f for f in range(41))
@@ -158,6 +162,10 @@ class PenaltyParams:
         games, or a colour difference beyond 2). The exact methods do not trade it
         against anything: they rank pairings first by the other terms, then by the
         number of breaks, then by the colour terms (:func:`cost_matrix`). Default 50.
+    p_halves : int
+        Factor of :func:`pen_halves` (term ``"halves"``: the distance of two players of
+        one score group from half the group apart, as the Dutch system pairs them).
+        Default 1.
     """
 
     terms: frozenset[str] = PAPP_TERMS
@@ -176,6 +184,7 @@ class PenaltyParams:
     p_byesc: int = 250
     p_byerank: int = 75
     p_coltier: int = 50
+    p_halves: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -473,6 +482,28 @@ def pen_undulation2(i: PlayerState, j: PlayerState, pos_i: tuple[int, int],
     return params.p_rank * d * d
 
 
+def pen_halves(i: PlayerState, j: PlayerState, pos_i: tuple[int, int],
+               pos_j: tuple[int, int], params: PenaltyParams) -> int:
+    """How far two players of one score group are from half the group apart, times
+    ``p_halves``: ``p_halves·| |P_i − P_j| − ⌊k/2⌋ |`` for equal scores (``k`` the size
+    of the group, ``P`` the place from its top: :func:`group_positions`), 0 otherwise.
+
+    The Dutch system of the FIDE Handbook (C.04.3) pairs the top half of a score group
+    against the bottom half in order (1 against ``k/2 + 1``, 2 against ``k/2 + 2`` ...):
+    every such pair costs 0, neighbours in the standings cost the most.
+
+    Examples
+    --------
+    A group of 8: 1 against 5 costs 0, 1 against 2 costs ``3·p_halves``, 4 against 5
+    costs 3 too, 1 against 8 costs 3.
+    """
+    if i.score != j.score:
+        return 0
+    (p_i, r_i), (p_j, _) = pos_i, pos_j
+    k = p_i + r_i - 1
+    return params.p_halves * abs(abs(p_i - p_j) - k // 2)
+
+
 def pen_bye(p: PlayerState, pos: tuple[int, int], params: PenaltyParams) -> int:
     """Cost of giving ``p`` the bye.
 
@@ -508,6 +539,8 @@ def oriented_terms(black: PlayerState, white: PlayerState, round_no: int,
         terms["elitism"] = pen_elitism(black, white, round_no, params)
     if "rank" in on:
         terms["rank"] = pen_undulation2(black, white, pos[black.id], pos[white.id], params)
+    if "halves" in on:
+        terms["halves"] = pen_halves(black, white, pos[black.id], pos[white.id], params)
     return terms
 
 
@@ -700,6 +733,11 @@ def _symmetric_terms(players: Sequence[PlayerState], round_no: int, params: Pena
         d = np.where(diff == 0, pp[:, None] - pp[None, :],
                      np.where(diff < 0, rr[:, None] + pp[None, :], pp[:, None] + rr[None, :]))
         total += params.p_rank * d * d
+    if "halves" in on:
+        pp = np.array([pos[p.id][0] for p in players], dtype=np.int64)
+        size = pp + np.array([pos[p.id][1] for p in players], dtype=np.int64) - 1
+        dev = np.abs(np.abs(pp[:, None] - pp[None, :]) - (size // 2)[:, None])
+        total += np.where(diff == 0, params.p_halves * dev, 0)
     return total
 
 

@@ -43,10 +43,12 @@ __all__ = ["COMPARE_COLUMNS", "GRID", "Evaluation", "TuneResult", "Validation", 
            "evaluate", "evaluate_many", "paired_difference", "params_toml", "tune_and_validate",
            "tune_params", "weight_value"]
 
-#: The weights searched and the values tried for each. ``p_rank`` 0 switches SLIM's rank
-#: term off, any other value switches it on with that factor; ``min_fac`` stays below
-#: half the cheapest float (``p_und[1]`` = 100) so a float never becomes free.
+#: The weights searched and the values tried for each. ``p_rank`` and ``p_halves`` 0
+#: switch SLIM's rank term and the Dutch-like halves term off, any other value switches
+#: it on with that factor; ``min_fac`` stays below half the cheapest float
+#: (``p_und[1]`` = 100) so a float never becomes free.
 GRID: Mapping[str, tuple[int, ...]] = {
+    "p_halves": (0, 1, 2, 5, 20),
     "p_rank": (0, 1, 2, 5, 10, 20, 50),
     "p_elects": (0, 1, 2, 4, 8, 16),
     "p_flcum": (0, 20, 50, 100),
@@ -54,22 +56,29 @@ GRID: Mapping[str, tuple[int, ...]] = {
 }
 
 
+#: The weights of :data:`GRID` whose 0 switches a term off, and the term.
+_TOGGLES = {"p_rank": "rank", "p_halves": "halves"}
+
+
 def _with(params: PenaltyParams, name: str, value: int) -> PenaltyParams:
-    """``params`` with weight ``name`` set to ``value`` (``p_rank`` toggles the term)."""
-    if name == "p_rank":
-        terms = params.terms | {"rank"} if value else params.terms - {"rank"}
-        return dataclasses.replace(params, terms=terms, p_rank=value or params.p_rank)
+    """``params`` with weight ``name`` set to ``value`` (``p_rank`` and ``p_halves``
+    toggle their term)."""
+    if name in _TOGGLES:
+        term = _TOGGLES[name]
+        terms = params.terms | {term} if value else params.terms - {term}
+        kw: dict[str, Any] = {"terms": terms, name: value or getattr(params, name)}
+        return dataclasses.replace(params, **kw)
     if name == "p_elects":
         return dataclasses.replace(params, p_elects=(value,))
-    kw: dict[str, Any] = {name: value}
-    return dataclasses.replace(params, **kw)
+    other: dict[str, Any] = {name: value}
+    return dataclasses.replace(params, **other)
 
 
 def weight_value(params: PenaltyParams, name: str) -> int:
-    """The value of weight ``name`` of :data:`GRID` in ``params`` (``p_rank`` 0 when the
-    rank term is off; ``p_elects`` −1 when it differs by round)."""
-    if name == "p_rank":
-        return params.p_rank if "rank" in params.terms else 0
+    """The value of weight ``name`` of :data:`GRID` in ``params`` (``p_rank``,
+    ``p_halves`` 0 when their term is off; ``p_elects`` −1 when it differs by round)."""
+    if name in _TOGGLES:
+        return int(getattr(params, name)) if _TOGGLES[name] in params.terms else 0
     if name == "p_elects":
         return params.p_elects[0] if len(set(params.p_elects)) == 1 else -1
     return int(getattr(params, name))
