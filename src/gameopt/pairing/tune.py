@@ -39,9 +39,9 @@ from gameopt.errors import InvalidInputError
 from gameopt.pairing.penalties import PenaltyParams
 from gameopt.pairing.simulate import EventStats, SimConfig, simulate_event
 
-__all__ = ["COMPARE_COLUMNS", "GRID", "Evaluation", "TuneResult", "Validation", "compare_rules",
-           "evaluate", "evaluate_many", "paired_difference", "params_toml", "tune_and_validate",
-           "tune_params", "weight_value"]
+__all__ = ["COMPARE_COLUMNS", "COMPARE_RULES", "GRID", "Evaluation", "TuneResult",
+           "Validation", "compare_rules", "evaluate", "evaluate_many", "paired_difference",
+           "params_toml", "tune_and_validate", "tune_params", "weight_value"]
 
 #: The weights searched and the values tried for each. ``p_rank`` and ``p_halves`` 0
 #: switch SLIM's rank term and the Dutch-like halves term off, any other value switches
@@ -293,6 +293,9 @@ def paired_difference(after: Evaluation, before: Evaluation) -> tuple[float, flo
     half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
     return mean, mean - half, mean + half
 
+
+#: The rules ``tune --compare`` and the tuning benchmark compare (simulation rules).
+COMPARE_RULES = ("exact", "slim", "dutch", "naive")
 
 #: The columns of :func:`compare_rules`' rows.
 COMPARE_COLUMNS = ("weights", "rule", "events", "Kendall τ", "rematches/event",
