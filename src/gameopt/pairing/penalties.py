@@ -557,12 +557,14 @@ def _colour_key(black: PlayerState, white: PlayerState, params: PenaltyParams,
 
 
 def _upper(terms: Mapping[str, int]) -> int:
-    """The terms ranked above colour: all but ``colour`` and ``colour_tier``."""
+    """The terms ranked above colour: all but :data:`COLOUR_TERMS`."""
     return sum(v for k, v in terms.items() if k not in COLOUR_TERMS)
 
 
-#: The terms the exact methods rank below every other (the colour tier, then colour).
-COLOUR_TERMS = frozenset({"colour", "colour_tier"})
+#: The terms the exact methods rank below every other: the colour tier, then the colour
+#: cost with the Dutch-like halves term (:func:`pen_halves`, which has no colour but is
+#: ranked with it, below the colour tier).
+COLOUR_TERMS = frozenset({"colour", "colour_tier", "halves"})
 
 
 def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
@@ -645,7 +647,8 @@ class PairCosts:
     breaks : ndarray of int64, shape (n, n)
         Colour-tier breaks of the pair's colours (0, 1, 2; minimised second).
     colour : ndarray of int64, shape (n, n)
-        The colour cost of the pair's colours, whether the term is on or not (third).
+        The colour cost of the pair's colours, whether the term is on or not, plus
+        :func:`pen_halves` when that term is on (third).
     """
 
     players: tuple[PlayerState, ...]
@@ -733,12 +736,20 @@ def _symmetric_terms(players: Sequence[PlayerState], round_no: int, params: Pena
         d = np.where(diff == 0, pp[:, None] - pp[None, :],
                      np.where(diff < 0, rr[:, None] + pp[None, :], pp[:, None] + rr[None, :]))
         total += params.p_rank * d * d
-    if "halves" in on:
-        pp = np.array([pos[p.id][0] for p in players], dtype=np.int64)
-        size = pp + np.array([pos[p.id][1] for p in players], dtype=np.int64) - 1
-        dev = np.abs(np.abs(pp[:, None] - pp[None, :]) - (size // 2)[:, None])
-        total += np.where(diff == 0, params.p_halves * dev, 0)
     return total
+
+
+def _halves(players: Sequence[PlayerState], params: PenaltyParams,
+            pos: Mapping[str, tuple[int, int]]) -> npt.NDArray[np.int64]:
+    """:func:`pen_halves` of every pair, shape (n, n), int64 (zeros when it is off)."""
+    n = len(players)
+    if "halves" not in params.terms:
+        return np.zeros((n, n), dtype=np.int64)
+    s = np.array([p.score for p in players], dtype=np.int64)
+    pp = np.array([pos[p.id][0] for p in players], dtype=np.int64)
+    size = pp + np.array([pos[p.id][1] for p in players], dtype=np.int64) - 1
+    dev = np.abs(np.abs(pp[:, None] - pp[None, :]) - (size // 2)[:, None])
+    return np.where(s[:, None] == s[None, :], params.p_halves * dev, 0).astype(np.int64)
 
 
 def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) -> PairCosts:
@@ -803,6 +814,9 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
     cost = upper.copy()
     if "colour" in params.terms:
         cost += colour + params.p_coltier * breaks
+    halves = _halves(players, params, pos)  # symmetric: no say in the colours
+    cost += halves
+    colour = colour + halves  # the third level of the exact order
     for mat in (cost, upper, breaks, colour):
         np.fill_diagonal(mat, 0)
     np.fill_diagonal(black, False)
