@@ -10,8 +10,10 @@ weight sets on the held-out seeds: Kendall τ, rematches, floats, colour statist
 or a difference beyond 2) and byes given above the lowest score group.
 
 With ``--tuned FILE`` the search is skipped: the start (the built-in defaults, or
-``--start FILE``) and the weights of ``FILE`` are judged on the ``--holdout`` events (the
-1,000-event tables), with the same paired interval.
+``--start FILE``) and the weights of ``FILE`` (``benchmarks/pairing_penalties_tuned.toml``:
+the ``"tuned"`` preset) are judged on the ``--holdout`` events (the 1,000-event tables):
+every rule on the same events, each with its paired 95 % interval of the τ difference
+against the exact rule under the start.
 
 The events run in ``--workers`` local processes (or on a Dask ``--scheduler``); times are
 wall-clock seconds of the whole run (the machine's load is printed with them).
@@ -65,13 +67,16 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--scheduler", default=None)
     ap.add_argument("--start", default=None, help="starting weights (TOML)")
-    ap.add_argument("--tuned", default=None, help="no search: judge these weights (TOML)")
+    ap.add_argument("--tuned", default=None,
+                    help="no search: judge these weights (TOML, or 'default': the built-in)")
     args = ap.parse_args()
     try:
         configs = _sizes(args.sizes)
         start = PenaltyParams.from_toml(args.start) if args.start else PenaltyParams()
         if args.tuned:
-            return _judge(args, configs, start, PenaltyParams.from_toml(args.tuned))
+            tuned = (PenaltyParams() if args.tuned == "default"
+                     else PenaltyParams.from_toml(args.tuned))
+            return _judge(args, configs, start, tuned)
         t0 = time.perf_counter()
         v = tune_and_validate(configs, events=args.events, holdout=args.holdout,
                               seed=args.seed, start=start, max_evals=args.max_evals,

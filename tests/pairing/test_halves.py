@@ -43,7 +43,7 @@ def test_halves_is_below_the_colour_tier_and_exact(n: int) -> None:
                 continue
             pc = cost_matrix(ri, HALVES)
             on = pair_round(ri, HALVES)
-            off = pair_round(ri, PenaltyParams())
+            off = pair_round(ri, PenaltyParams(terms=PAPP_TERMS))
             if any(pc.rematch[u, v] for u, v in _pairs(on, pc) if v < n):
                 continue
             ours = _key(pc, _pairs(on, pc))
@@ -53,7 +53,7 @@ def test_halves_is_below_the_colour_tier_and_exact(n: int) -> None:
                               or (v < n and pc.allowed[u, v] and not pc.rematch[u, v])
                               for u, v in m))
             assert ours == best, (n, seed, ri.round_no)
-            # the upper levels are those of the default weights' pairing
+            # the upper levels are those of the pairing without the term
             assert ours[:2] == _key(pc, _pairs(off, pc))[:2], (n, seed, ri.round_no)
             differ += _pairs(on, pc) != _pairs(off, pc)
             compared += 1

@@ -11,6 +11,7 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
+from gameopt.pairing.pairer import pair_round
 from gameopt.pairing.penalties import (
     DEFAULT_P_UND,
     PAPP_TERMS,
@@ -176,6 +177,28 @@ def test_pen_halves_zero_for_the_dutch_pairs() -> None:
     assert h("p0", "p8") == 0  # different scores: the float terms price it
     cost, _, _, terms = pair_cost(by["p0"], by["p1"], RoundInput(2, tuple(field)), on)
     assert terms["halves"] == 9 and cost == sum(terms.values())
+
+
+def test_pen_halves_past_its_rounds() -> None:
+    a, b = player("a", 2, rank=1), player("b", 2, rank=2)
+    pos = {"a": (1, 4), "b": (2, 3)}  # places 1 and 2 of a group of 4
+    assert pen_halves(a, b, pos["a"], pos["b"], DEF, round_no=5) == 1
+    late = PenaltyParams(p_halfrnd=4)
+    assert pen_halves(a, b, pos["a"], pos["b"], late, round_no=4) == 1
+    assert pen_halves(a, b, pos["a"], pos["b"], late, round_no=5) == 0
+
+
+def test_tuned_preset_and_the_first_colours_alternating(tmp_path: Path) -> None:
+    tuned = PenaltyParams.tuned()
+    assert tuned.terms == PAPP_TERMS | {"halves"} and tuned.p_colalt == 1
+    assert PenaltyParams.from_toml(write(tmp_path, 'preset = "tuned"\n')) == tuned
+    field = tuple(player(f"p{k}", rank=k) for k in range(1, 9))
+    ri = RoundInput(1, field)
+    got = {(t.black, t.white) for t in pair_round(ri, tuned).tables}
+    # top half against bottom half, black to 1, 3 and to the opponents of 2, 4
+    assert got == {("p1", "p5"), ("p6", "p2"), ("p3", "p7"), ("p8", "p4")}
+    old = {(t.black, t.white) for t in pair_round(ri).tables}
+    assert old == {("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")}
 
 
 def test_pen_bye_prefers_low_scores_low_places_and_first_byes() -> None:
@@ -350,7 +373,7 @@ def test_from_toml_overrides(tmp_path: Path) -> None:
                           r"got 'two'"),
     ("p_und = [1, 2]\n", r"penalties\.toml: p_und\[0\] must be 0"),
     ('terms = ["colour", "karma"]\n', r"penalties\.toml: terms: unknown term 'karma'"),
-    ('preset = "fide"\n', r"penalties\.toml: preset must be 'papp' or 'slim'"),
+    ('preset = "fide"\n', r"penalties\.toml: preset must be 'papp', 'slim' or 'tuned'"),
     ("p_und = [0, \n", r"penalties\.toml: not valid TOML"),
 ])
 def test_from_toml_errors_name_the_key_and_file(tmp_path: Path, text: str,
@@ -416,7 +439,7 @@ def random_round(n: int, rounds: int, seed: int, *, draws: float = 0.1,
 @pytest.mark.parametrize("params", [PenaltyParams(), PenaltyParams.slim(),
                                     PenaltyParams(terms=PAPP_TERMS | SLIM_TERMS,
                                                   p_elects=(0, 2, 5), p_chauv=(9, 0)),
-                                    PenaltyParams(terms=PAPP_TERMS | {"halves"}, p_halves=7)],
+                                    PenaltyParams.tuned(p_halves=7, p_halfrnd=3, p_halfcol=2)],
                          ids=["papp", "slim", "all", "halves"])
 @pytest.mark.parametrize("seed", range(4))
 def test_cost_matrix_equals_pair_cost(params: PenaltyParams, seed: int) -> None:

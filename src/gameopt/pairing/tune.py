@@ -2,11 +2,13 @@
 
 A Swiss system is there to rank the field by strength in few rounds. :func:`tune_params`
 plays simulated events (:func:`~gameopt.pairing.simulate.simulate_event`) of several sizes
-under the exact rule and searches the weights of the non-colour terms (the ones the exact
-method ranks first) for the largest mean Kendall τ between the final standings and the
-hidden strengths, subject to the constraints a director expects: no rematch, and no more
-byes above the lowest score group of players without a bye, nor breaks of the colour tier,
-than the starting weights give. Every candidate is judged on the same seeds (common
+under the exact rule and searches the weights of the float, elitism and rank terms (ranked
+above the colour tier) and of the Dutch-like halves term
+(:func:`~gameopt.pairing.penalties.pen_halves`, ranked with the colour cost below it) for
+the largest mean Kendall τ between the final standings and the hidden strengths, subject
+to the constraints a director expects: no rematch, and no more byes above the lowest
+score group of players without a bye, nor breaks of the colour tier, than the starting
+weights give. Every candidate is judged on the same seeds (common
 random numbers), and :func:`paired_difference` compares two weight sets on held-out seeds.
 
 The search is a cyclic coordinate search over a small grid per weight (:data:`GRID`): each
@@ -18,7 +20,8 @@ References
 ----------
 .. [1] T. Nakajima, "Pairing Algorithm", 2002 (the penalty terms searched).
 .. [2] M. G. Kendall, "A new measure of rank correlation", Biometrika 30, 1938.
-.. [3] R. Hooke and T. A. Jeeves, "'Direct search' solution of numerical and statistical
+.. [3] FIDE Handbook C.04.3, "FIDE (Dutch) System" (top half against bottom half).
+.. [4] R. Hooke and T. A. Jeeves, "'Direct search' solution of numerical and statistical
    problems", J. ACM 8, 1961 (coordinate search).
 """
 
@@ -48,7 +51,9 @@ __all__ = ["COMPARE_COLUMNS", "COMPARE_RULES", "GRID", "Evaluation", "TuneResult
 #: it on with that factor; ``min_fac`` stays below half the cheapest float
 #: (``p_und[1]`` = 100) so a float never becomes free.
 GRID: Mapping[str, tuple[int, ...]] = {
+    "p_colalt": (0, 1),
     "p_halves": (0, 1, 2, 5, 20),
+    "p_halfrnd": (0, 1, 2, 3),
     "p_rank": (0, 1, 2, 5, 10, 20, 50),
     "p_elects": (0, 1, 2, 4, 8, 16),
     "p_flcum": (0, 20, 50, 100),
