@@ -11,6 +11,7 @@ import pytest
 
 from gameopt.errors import InvalidInputError
 from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
+from gameopt.pairing.pairer import pair_round
 from gameopt.pairing.penalties import (
     DEFAULT_P_UND,
     PAPP_TERMS,
@@ -26,6 +27,7 @@ from gameopt.pairing.penalties import (
     pen_chauvinism,
     pen_color,
     pen_elitism,
+    pen_halves,
     pen_repetition,
     pen_undulation,
     pen_undulation2,
@@ -156,6 +158,47 @@ def test_group_positions_and_pen_undulation2() -> None:
     assert u2("p4", "p0") == (2 + 3) ** 2  # S_i < S_j: (P_i + R_j)²
     assert pen_undulation2(by["p0"], by["p1"], pos["p0"], pos["p1"],
                            PenaltyParams(p_rank=7)) == 7
+
+
+def test_pen_halves_zero_for_the_dutch_pairs() -> None:
+    field = [player(f"p{k}", score=s, rank=k + 1)
+             for k, s in enumerate([6] * 8 + [4] * 3)]
+    pos = group_positions(field)
+    by = {p.id: p for p in field}
+    on = PenaltyParams(terms=PAPP_TERMS | {"halves"}, p_halves=3)
+
+    def h(a: str, b: str, params: PenaltyParams = DEF) -> int:
+        return pen_halves(by[a], by[b], pos[a], pos[b], params)
+
+    assert [h(f"p{k}", f"p{k + 4}") for k in range(4)] == [0, 0, 0, 0]  # 1-5 ... 4-8
+    assert h("p0", "p1") == h("p3", "p4") == h("p0", "p7") == 3  # | |ΔP| − 4 |
+    assert h("p1", "p0", on) == 9  # times p_halves, either order
+    assert h("p8", "p9") == 0 and h("p8", "p10") == 1  # group of 3: ⌊3/2⌋ = 1 apart
+    assert h("p0", "p8") == 0  # different scores: the float terms price it
+    cost, _, _, terms = pair_cost(by["p0"], by["p1"], RoundInput(2, tuple(field)), on)
+    assert terms["halves"] == 9 and cost == sum(terms.values())
+
+
+def test_pen_halves_past_its_rounds() -> None:
+    a, b = player("a", 2, rank=1), player("b", 2, rank=2)
+    pos = {"a": (1, 4), "b": (2, 3)}  # places 1 and 2 of a group of 4
+    assert pen_halves(a, b, pos["a"], pos["b"], DEF, round_no=5) == 1
+    late = PenaltyParams(p_halfrnd=4)
+    assert pen_halves(a, b, pos["a"], pos["b"], late, round_no=4) == 1
+    assert pen_halves(a, b, pos["a"], pos["b"], late, round_no=5) == 0
+
+
+def test_tuned_preset_and_the_first_colours_alternating(tmp_path: Path) -> None:
+    tuned = PenaltyParams.tuned()
+    assert tuned.terms == PAPP_TERMS | {"halves"} and tuned.p_colalt == 1
+    assert PenaltyParams.from_toml(write(tmp_path, 'preset = "tuned"\n')) == tuned
+    field = tuple(player(f"p{k}", rank=k) for k in range(1, 9))
+    ri = RoundInput(1, field)
+    got = {(t.black, t.white) for t in pair_round(ri, tuned).tables}
+    # top half against bottom half, black to 1, 3 and to the opponents of 2, 4
+    assert got == {("p1", "p5"), ("p6", "p2"), ("p3", "p7"), ("p8", "p4")}
+    old = {(t.black, t.white) for t in pair_round(ri).tables}
+    assert old == {("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")}
 
 
 def test_pen_bye_prefers_low_scores_low_places_and_first_byes() -> None:
@@ -330,7 +373,7 @@ def test_from_toml_overrides(tmp_path: Path) -> None:
                           r"got 'two'"),
     ("p_und = [1, 2]\n", r"penalties\.toml: p_und\[0\] must be 0"),
     ('terms = ["colour", "karma"]\n', r"penalties\.toml: terms: unknown term 'karma'"),
-    ('preset = "fide"\n', r"penalties\.toml: preset must be 'papp' or 'slim'"),
+    ('preset = "fide"\n', r"penalties\.toml: preset must be 'papp', 'slim' or 'tuned'"),
     ("p_und = [0, \n", r"penalties\.toml: not valid TOML"),
 ])
 def test_from_toml_errors_name_the_key_and_file(tmp_path: Path, text: str,
@@ -395,8 +438,9 @@ def random_round(n: int, rounds: int, seed: int, *, draws: float = 0.1,
 
 @pytest.mark.parametrize("params", [PenaltyParams(), PenaltyParams.slim(),
                                     PenaltyParams(terms=PAPP_TERMS | SLIM_TERMS,
-                                                  p_elects=(0, 2, 5), p_chauv=(9, 0))],
-                         ids=["papp", "slim", "all"])
+                                                  p_elects=(0, 2, 5), p_chauv=(9, 0)),
+                                    PenaltyParams.tuned(p_halves=7, p_halfrnd=3, p_halfcol=2)],
+                         ids=["papp", "slim", "all", "halves"])
 @pytest.mark.parametrize("seed", range(4))
 def test_cost_matrix_equals_pair_cost(params: PenaltyParams, seed: int) -> None:
     ri = random_round(13 + seed, 3 + seed, seed)

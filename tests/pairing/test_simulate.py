@@ -40,8 +40,10 @@ def test_rules_report_progress_per_event() -> None:
     (lambda: SimConfig(draw_prob=float("nan")), "simulation: draw_prob nan"),
     (lambda: simulate_rules(["exact"], SimConfig(players=6, rounds=2), events=0),
      "simulation: events 0: expected >= 1"),
-    (lambda: simulate_rules(["dutch"], SimConfig(players=6, rounds=2), events=1),
-     "simulation: unknown rule 'dutch'"),
+    (lambda: simulate_rules(["bogus"], SimConfig(players=6, rounds=2), events=1),
+     "simulation: unknown rule 'bogus'"),
+    (lambda: simulate_event("bogus", SimConfig(players=6, rounds=2), 1),
+     "simulation: unknown rule 'bogus'"),
 ])
 def test_bad_input(call: object, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):

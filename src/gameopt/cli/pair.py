@@ -178,7 +178,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--players", type=int, default=100, help="players per event (default 100)")
     a.add_argument("--rounds", type=int, default=9, help="rounds per event (default 9)")
     a.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    a.add_argument("--rules", default="exact,slim,naive", help="comma-separated methods")
+    a.add_argument("--rules", default="exact,slim,naive",
+                   help="comma-separated methods (exact, networkx, slim, naive, brute) or "
+                   "dutch, the Dutch-like comparison rule")
     a.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: one per core)")
     a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
@@ -207,7 +209,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--history", action="store_true",
                    help="print every candidate's training figures")
     a.add_argument("--compare", action="store_true",
-                   help="also print exact, slim and naive before/after on the held-out seeds")
+                   help="also print exact, slim, dutch and naive before/after on the held-out "
+                   "seeds")
     a.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="stop the search after S wall-clock seconds (the events run in workers)")
     a.add_argument("--workers", type=int, default=None,
@@ -494,6 +497,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     from gameopt.pairing import PenaltyParams
     from gameopt.pairing.tune import (
         COMPARE_COLUMNS,
+        COMPARE_RULES,
         GRID,
         compare_rules,
         params_toml,
@@ -540,7 +544,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
           "tuned weights are NOT better on the held-out events; keep the start")
     if args.compare:
         rows2 = compare_rules({"start": r.start.params, "tuned": r.params},
-                              ["exact", "slim", "naive"], configs, events=args.holdout,
+                              list(COMPARE_RULES), configs, events=args.holdout,
                               seed=args.seed + 1, workers=args.workers,
                               scheduler=args.scheduler)
         print(format_table(list(COMPARE_COLUMNS), rows2))

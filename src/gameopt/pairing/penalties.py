@@ -23,6 +23,12 @@ as tiers, checked by the tests over events of up to 20 rounds:
   (20) is below the cheapest float (a draw's ``p_und[1]`` = 100 less 2 × ``min_fac``);
   one place of the bye (``p_byerank`` = 75) lies between the two.
 
+The Dutch-like halves term (:func:`pen_halves`, ``"halves"``) prices how far two players
+of one score group are from half the group apart (the Dutch system's top half against
+bottom half). It has no colour but the exact methods rank it with the colour cost, below
+the colour tier (:data:`COLOUR_TERMS`): it chooses among the pairings that are best on
+floats, rematches, the bye and the colour tier, and never buys one of those back.
+
 Tables indexed by a count (``p_col``, ``p_und``) or by the round (``p_chauv``,
 ``p_elects``, entry ``r − 1`` for round ``r``) take their last entry past their end.
 
@@ -61,6 +67,8 @@ from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 
 __all__ = [
     "ALL_TERMS",
+    "TUNED_TERMS",
+    "HALVES_TERMS",
     "PAPP_TERMS",
     "SLIM_TERMS",
     "PairCosts",
@@ -80,6 +88,7 @@ __all__ = [
     "pen_chauvinism",
     "pen_color",
     "pen_elitism",
+    "pen_halves",
     "pen_repetition",
     "pen_undulation",
     "pen_undulation2",
@@ -89,8 +98,13 @@ __all__ = [
 PAPP_TERMS = frozenset({"colour", "undulation", "repetition", "chauvinism", "elitism"})
 #: SLIM's terms: no colour, no country, plus the rank term ``pen_undulation2`` (§3.6).
 SLIM_TERMS = frozenset({"undulation", "repetition", "elitism", "rank"})
+#: The Dutch-like halves term (:func:`pen_halves`), off unless switched on.
+HALVES_TERMS = frozenset({"halves"})
+#: The terms of the ``"tuned"`` preset: PAPP's and the halves term (chosen by
+#: simulation, see the README).
+TUNED_TERMS = PAPP_TERMS | HALVES_TERMS
 #: Every term name (the keys of a table's ``terms``, with ``"bye"``).
-ALL_TERMS = PAPP_TERMS | SLIM_TERMS
+ALL_TERMS = PAPP_TERMS | SLIM_TERMS | HALVES_TERMS
 
 #: Default ``p_und[F] = 100·F²`` for F = 0..40 (20 wins apart): convex, so floats split.
 DEFAULT_P_UND = tuple(100 * f * f for f in range(41))
@@ -115,8 +129,9 @@ class PenaltyParams:
     Attributes
     ----------
     terms : frozenset of str
-        Terms switched on: :data:`PAPP_TERMS` (default) or :data:`SLIM_TERMS`, or any subset
-        of :data:`ALL_TERMS`. The bye cost is always on.
+        Terms switched on: :data:`PAPP_TERMS` (default), :data:`TUNED_TERMS` (PAPP's and
+        the halves term), :data:`SLIM_TERMS`, or any subset of :data:`ALL_TERMS`. The bye
+        cost is always on.
     p_col : tuple of int
         ``p_col[k]``: a player's colour imbalance after the game would be ``k`` (§3.1).
         Default ``(0, 0, 5, 15, 25)``.
@@ -158,6 +173,22 @@ class PenaltyParams:
         games, or a colour difference beyond 2). The exact methods do not trade it
         against anything: they rank pairings first by the other terms, then by the
         number of breaks, then by the colour terms (:func:`cost_matrix`). Default 50.
+    p_halves : int
+        Factor of :func:`pen_halves` (term ``"halves"``: the distance of two players of
+        one score group from half the group apart, as the Dutch system pairs them).
+        Default 1.
+    p_halfrnd : int
+        The halves term applies in rounds ``1 .. p_halfrnd`` only; 0: every round.
+        Default 0.
+    p_halfcol : int
+        What one unit of colour cost is worth in units of the halves term, where the two
+        are ranked together (the third level of the exact order: ``p_halfcol ·
+        colour cost + halves``); large values put the colour cost first. Default 1.
+    p_colalt : int
+        The last colour tiebreak: 1 alternates the first colour down the boards as the
+        Dutch system does (the better-ranked player of a table takes black when their
+        rank is odd, white when it is even); 0 (default) gives black to the better-ranked
+        player.
     """
 
     terms: frozenset[str] = PAPP_TERMS
@@ -176,6 +207,10 @@ class PenaltyParams:
     p_byesc: int = 250
     p_byerank: int = 75
     p_coltier: int = 50
+    p_halves: int = 1
+    p_halfrnd: int = 0
+    p_halfcol: int = 1
+    p_colalt: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -188,6 +223,13 @@ class PenaltyParams:
         return cls(**{"terms": PAPP_TERMS, **overrides})
 
     @classmethod
+    def tuned(cls, **overrides: Any) -> PenaltyParams:
+        """The weights chosen by simulation (README, "tuned" preset): PAPP's terms, the
+        halves term at ``p_halves`` 1 and the first colour alternating down the boards
+        (``p_colalt`` 1), with ``overrides``."""
+        return cls(**{"terms": TUNED_TERMS, "p_halves": 1, "p_colalt": 1, **overrides})
+
+    @classmethod
     def slim(cls, **overrides: Any) -> PenaltyParams:
         """SLIM's set of terms (no colour, no country, plus the rank term)."""
         return cls(**{"terms": SLIM_TERMS, **overrides})
@@ -196,8 +238,9 @@ class PenaltyParams:
     def from_toml(cls, path: str | Path) -> PenaltyParams:
         """Defaults overridden by the keys of a TOML file.
 
-        Keys are the attribute names; ``preset = "papp"`` or ``"slim"`` picks the base set
-        of terms and ``terms = [...]`` lists them outright. Example::
+        Keys are the attribute names; ``preset = "papp"`` (default), ``"slim"`` or
+        ``"tuned"`` (:meth:`tuned`) picks the base set and ``terms = [...]`` lists the
+        terms outright. Example::
 
             preset = "slim"
             p_und = [0, 100, 400, 900, 1600]
@@ -222,9 +265,13 @@ class PenaltyParams:
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         preset = data.pop("preset", "papp")
-        if preset not in ("papp", "slim"):
-            raise InvalidInputError(f"{p}: preset must be 'papp' or 'slim', got {preset!r}")
-        values["terms"] = PAPP_TERMS if preset == "papp" else SLIM_TERMS
+        if preset not in ("papp", "slim", "tuned"):
+            raise InvalidInputError(f"{p}: preset must be 'papp', 'slim' or 'tuned', got "
+                                    f"{preset!r}")
+        base: dict[str, dict[str, Any]] = {
+            "papp": {"terms": PAPP_TERMS}, "slim": {"terms": SLIM_TERMS},
+            "tuned": {"terms": TUNED_TERMS, "p_halves": 1, "p_colalt": 1}}
+        values.update(base[preset])
         for key, value in data.items():
             if key not in known:
                 raise InvalidInputError(f"{p}: unknown key {key!r} (known: preset, "
@@ -473,6 +520,29 @@ def pen_undulation2(i: PlayerState, j: PlayerState, pos_i: tuple[int, int],
     return params.p_rank * d * d
 
 
+def pen_halves(i: PlayerState, j: PlayerState, pos_i: tuple[int, int],
+               pos_j: tuple[int, int], params: PenaltyParams, round_no: int = 1) -> int:
+    """How far two players of one score group are from half the group apart, times
+    ``p_halves``: ``p_halves·| |P_i − P_j| − ⌊k/2⌋ |`` for equal scores (``k`` the size
+    of the group, ``P`` the place from its top: :func:`group_positions`), 0 otherwise
+    and past round ``p_halfrnd`` (when that is not 0).
+
+    The Dutch system of the FIDE Handbook (C.04.3) pairs the top half of a score group
+    against the bottom half in order (1 against ``k/2 + 1``, 2 against ``k/2 + 2`` ...):
+    every such pair costs 0, neighbours in the standings cost the most.
+
+    Examples
+    --------
+    A group of 8: 1 against 5 costs 0, 1 against 2 costs ``3·p_halves``, 4 against 5
+    costs 3 too, 1 against 8 costs 3.
+    """
+    if i.score != j.score or 0 < params.p_halfrnd < round_no:
+        return 0
+    (p_i, r_i), (p_j, _) = pos_i, pos_j
+    k = p_i + r_i - 1
+    return params.p_halves * abs(abs(p_i - p_j) - k // 2)
+
+
 def pen_bye(p: PlayerState, pos: tuple[int, int], params: PenaltyParams) -> int:
     """Cost of giving ``p`` the bye.
 
@@ -508,6 +578,9 @@ def oriented_terms(black: PlayerState, white: PlayerState, round_no: int,
         terms["elitism"] = pen_elitism(black, white, round_no, params)
     if "rank" in on:
         terms["rank"] = pen_undulation2(black, white, pos[black.id], pos[white.id], params)
+    if "halves" in on:
+        terms["halves"] = pen_halves(black, white, pos[black.id], pos[white.id], params,
+                                     round_no)
     return terms
 
 
@@ -523,13 +596,24 @@ def _colour_key(black: PlayerState, white: PlayerState, params: PenaltyParams,
             pen_color(black, Colour.BLACK, params) + pen_color(white, Colour.WHITE, params))
 
 
+def _black_by_rank(i: PlayerState, j: PlayerState, params: PenaltyParams) -> bool:
+    """The last colour tiebreak: whether ``i`` takes black. With ``p_colalt`` on, the
+    better ranked (by rank, then id) takes black when their rank is odd and white when it
+    is even (the Dutch system's alternation of the first colour down the boards: 1 black,
+    2 white ...); with it off, the better ranked takes black."""
+    better = i if (i.rank, i.id) < (j.rank, j.id) else j
+    return (better is i) == (better.rank % 2 == 1 or not params.p_colalt)
+
+
 def _upper(terms: Mapping[str, int]) -> int:
-    """The terms ranked above colour: all but ``colour`` and ``colour_tier``."""
+    """The terms ranked above colour: all but :data:`COLOUR_TERMS`."""
     return sum(v for k, v in terms.items() if k not in COLOUR_TERMS)
 
 
-#: The terms the exact methods rank below every other (the colour tier, then colour).
-COLOUR_TERMS = frozenset({"colour", "colour_tier"})
+#: The terms the exact methods rank below every other: the colour tier, then the colour
+#: cost with the Dutch-like halves term (:func:`pen_halves`, which has no colour but is
+#: ranked with it, below the colour tier).
+COLOUR_TERMS = frozenset({"colour", "colour_tier", "halves"})
 
 
 def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
@@ -556,8 +640,9 @@ def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
     black_id, white_id : str
         The better assignment: the smaller total of the terms other than colour, then
         (computed even when the colour term is off) the fewer colour-tier breaks
-        (:func:`colour_violation`), then the smaller colour cost, then the better-ranked
-        player (by rank, then id) black. The bye is ``(i.id, BYE)``.
+        (:func:`colour_violation`), then the smaller colour cost, then the first colour
+        alternating down the boards (``p_colalt``: the better-ranked player, by rank then
+        id, black when their rank is odd). The bye is ``(i.id, BYE)``.
     terms : dict of str to int
         The switched-on terms of that assignment (``{"bye": cost}`` for the bye); they sum
         to ``cost``.
@@ -573,8 +658,9 @@ def pair_cost(i: PlayerState, j: PlayerState | str, round_input: RoundInput,
     r = round_input.round_no
     a = oriented_terms(i, j, r, params, pos)
     b = oriented_terms(j, i, r, params, pos)
-    key_a = (_upper(a), *_colour_key(i, j, params), (i.rank, i.id) > (j.rank, j.id))
-    key_b = (_upper(b), *_colour_key(j, i, params), (j.rank, j.id) > (i.rank, i.id))
+    i_black = _black_by_rank(i, j, params)
+    key_a = (_upper(a), *_colour_key(i, j, params), not i_black)
+    key_b = (_upper(b), *_colour_key(j, i, params), i_black)
     take_a = key_a < key_b
     return ((sum(a.values()), i.id, j.id, a) if take_a
             else (sum(b.values()), j.id, i.id, b))
@@ -612,7 +698,8 @@ class PairCosts:
     breaks : ndarray of int64, shape (n, n)
         Colour-tier breaks of the pair's colours (0, 1, 2; minimised second).
     colour : ndarray of int64, shape (n, n)
-        The colour cost of the pair's colours, whether the term is on or not (third).
+        The colour cost of the pair's colours, whether the term is on or not, plus
+        :func:`pen_halves` when that term is on (third).
     """
 
     players: tuple[PlayerState, ...]
@@ -703,6 +790,19 @@ def _symmetric_terms(players: Sequence[PlayerState], round_no: int, params: Pena
     return total
 
 
+def _halves(players: Sequence[PlayerState], params: PenaltyParams,
+            pos: Mapping[str, tuple[int, int]], round_no: int) -> npt.NDArray[np.int64]:
+    """:func:`pen_halves` of every pair, shape (n, n), int64 (zeros when it is off)."""
+    n = len(players)
+    if "halves" not in params.terms or 0 < params.p_halfrnd < round_no:
+        return np.zeros((n, n), dtype=np.int64)
+    s = np.array([p.score for p in players], dtype=np.int64)
+    pp = np.array([pos[p.id][0] for p in players], dtype=np.int64)
+    size = pp + np.array([pos[p.id][1] for p in players], dtype=np.int64) - 1
+    dev = np.abs(np.abs(pp[:, None] - pp[None, :]) - (size // 2)[:, None])
+    return np.where(s[:, None] == s[None, :], params.p_halves * dev, 0).astype(np.int64)
+
+
 def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) -> PairCosts:
     """Every pair's cost for the round, vectorised with numpy.
 
@@ -756,7 +856,10 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
     # by (upper, breaks, colour, the better-ranked player black)
     upper_b, breaks_b, colour_b = upper_a.T, breaks_a.T, colour_a.T
     order = np.arange(n)
-    black = order[:, None] < order[None, :]
+    odd = np.array([p.rank % 2 == 1 or not params.p_colalt for p in players],
+                   dtype=np.bool_)
+    better = order[:, None] < order[None, :]
+    black = np.where(better, odd[:, None], ~odd[None, :])  # _black_by_rank
     for mine, theirs in ((colour_a, colour_b), (breaks_a, breaks_b), (upper_a, upper_b)):
         black = (mine < theirs) | ((mine == theirs) & black)
     upper = np.where(black, upper_a, upper_b)
@@ -765,6 +868,10 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
     cost = upper.copy()
     if "colour" in params.terms:
         cost += colour + params.p_coltier * breaks
+    halves = _halves(players, params, pos, round_input.round_no)  # symmetric: no say in the colours
+    cost += halves
+    if "halves" in params.terms:  # the third level of the exact order
+        colour = colour * params.p_halfcol + halves
     for mat in (cost, upper, breaks, colour):
         np.fill_diagonal(mat, 0)
     np.fill_diagonal(black, False)

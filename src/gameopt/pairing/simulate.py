@@ -28,8 +28,12 @@ from gameopt.pairing.penalties import MAX_COLOUR_DIFFERENCE, PenaltyParams
 from gameopt.pairing.records import GameRecord, PlayerRecord
 from gameopt.pairing.standings import build_round_input, compute_standings
 
-__all__ = ["SUMMARY_COLUMNS", "EventStats", "SimConfig", "kendall_tau", "simulate_event",
-           "simulate_rules"]
+__all__ = ["SIM_RULES", "SUMMARY_COLUMNS", "EventStats", "SimConfig", "kendall_tau",
+           "simulate_event", "simulate_rules"]
+
+#: The rules a simulation may use: the methods of ``pair_round`` and ``"dutch"``, the
+#: Dutch-like comparison rule (:func:`gameopt.pairing.dutch.dutch_round`).
+SIM_RULES = (*METHODS, "dutch")
 
 #: The columns of :func:`simulate_rules`' rows.
 SUMMARY_COLUMNS = ("rule", "events", "rematches/event", "floats/event", "mean |colour diff|",
@@ -151,9 +155,19 @@ def _play(rng: np.random.Generator, ra: float, rb: float, draw_prob: float
 
 def simulate_event(rule: str, cfg: SimConfig, seed: int,
                    params: PenaltyParams | None = None) -> EventStats:
-    """Play one event of ``cfg`` under pairing ``rule`` (a ``pair_round`` method) with the
-    penalty ``params`` (default ``PenaltyParams()``, whatever the rule)."""
+    """Play one event of ``cfg`` under pairing ``rule`` (one of :data:`SIM_RULES`) with the
+    penalty ``params`` (default ``PenaltyParams()``, whatever the rule).
+
+    Raises
+    ------
+    InvalidInputError
+        An unknown rule.
+    """
+    from gameopt.pairing.dutch import dutch_round
     from gameopt.pairing.pairer import pair_round  # numba: loaded on first use
+
+    if rule not in SIM_RULES:
+        raise InvalidInputError(f"simulation: unknown rule {rule!r} ({', '.join(SIM_RULES)})")
 
     rng = make_rng(seed)
     strengths = rng.normal(1500.0, cfg.rating_sd, cfg.players)
@@ -172,7 +186,8 @@ def simulate_event(rule: str, cfg: SimConfig, seed: int,
     for k in range(1, cfg.rounds + 1):
         ri = build_round_input(k, players, games)
         score = {s.id: s.score for s in ri.players}
-        pairing = pair_round(ri, params, method=rule)
+        pairing = (dutch_round(ri, params) if rule == "dutch"
+                   else pair_round(ri, params, method=rule))
         seconds += pairing.seconds
         proven &= pairing.proven
         for t in pairing.tables:
@@ -227,10 +242,10 @@ def simulate_rules(rules: list[str], cfg: SimConfig, *, events: int, seed: int |
         An unknown rule, or ``events`` not a whole number ≥ 1.
     """
     check_count(events, "simulation: events")
-    unknown = [r for r in rules if r not in METHODS]
+    unknown = [r for r in rules if r not in SIM_RULES]
     if unknown:
         raise InvalidInputError(f"simulation: unknown rule {unknown[0]!r} "
-                                f"({', '.join(METHODS)})")
+                                f"({', '.join(SIM_RULES)})")
     seeds = spawn_seeds(seed, events)
     jobs = [(rule, cfg, s, params) for rule in rules for s in seeds]
     out = parallel_map(_event_job, jobs, workers=workers, scheduler=scheduler,

@@ -2,11 +2,13 @@
 
 A Swiss system is there to rank the field by strength in few rounds. :func:`tune_params`
 plays simulated events (:func:`~gameopt.pairing.simulate.simulate_event`) of several sizes
-under the exact rule and searches the weights of the non-colour terms (the ones the exact
-method ranks first) for the largest mean Kendall τ between the final standings and the
-hidden strengths, subject to the constraints a director expects: no rematch, and no more
-byes above the lowest score group of players without a bye, nor breaks of the colour tier,
-than the starting weights give. Every candidate is judged on the same seeds (common
+under the exact rule and searches the weights of the float, elitism and rank terms (ranked
+above the colour tier) and of the Dutch-like halves term
+(:func:`~gameopt.pairing.penalties.pen_halves`, ranked with the colour cost below it) for
+the largest mean Kendall τ between the final standings and the hidden strengths, subject
+to the constraints a director expects: no rematch, and no more byes above the lowest
+score group of players without a bye, nor breaks of the colour tier, than the starting
+weights give. Every candidate is judged on the same seeds (common
 random numbers), and :func:`paired_difference` compares two weight sets on held-out seeds.
 
 The search is a cyclic coordinate search over a small grid per weight (:data:`GRID`): each
@@ -18,7 +20,8 @@ References
 ----------
 .. [1] T. Nakajima, "Pairing Algorithm", 2002 (the penalty terms searched).
 .. [2] M. G. Kendall, "A new measure of rank correlation", Biometrika 30, 1938.
-.. [3] R. Hooke and T. A. Jeeves, "'Direct search' solution of numerical and statistical
+.. [3] FIDE Handbook C.04.3, "FIDE (Dutch) System" (top half against bottom half).
+.. [4] R. Hooke and T. A. Jeeves, "'Direct search' solution of numerical and statistical
    problems", J. ACM 8, 1961 (coordinate search).
 """
 
@@ -39,14 +42,18 @@ from gameopt.errors import InvalidInputError
 from gameopt.pairing.penalties import PenaltyParams
 from gameopt.pairing.simulate import EventStats, SimConfig, simulate_event
 
-__all__ = ["COMPARE_COLUMNS", "GRID", "Evaluation", "TuneResult", "Validation", "compare_rules",
-           "evaluate", "evaluate_many", "paired_difference", "params_toml", "tune_and_validate",
-           "tune_params", "weight_value"]
+__all__ = ["COMPARE_COLUMNS", "COMPARE_RULES", "GRID", "Evaluation", "TuneResult",
+           "Validation", "compare_rules", "evaluate", "evaluate_many", "paired_difference",
+           "params_toml", "tune_and_validate", "tune_params", "weight_value"]
 
-#: The weights searched and the values tried for each. ``p_rank`` 0 switches SLIM's rank
-#: term off, any other value switches it on with that factor; ``min_fac`` stays below
-#: half the cheapest float (``p_und[1]`` = 100) so a float never becomes free.
+#: The weights searched and the values tried for each. ``p_rank`` and ``p_halves`` 0
+#: switch SLIM's rank term and the Dutch-like halves term off, any other value switches
+#: it on with that factor; ``min_fac`` stays below half the cheapest float
+#: (``p_und[1]`` = 100) so a float never becomes free.
 GRID: Mapping[str, tuple[int, ...]] = {
+    "p_colalt": (0, 1),
+    "p_halves": (0, 1, 2, 5, 20),
+    "p_halfrnd": (0, 1, 2, 3),
     "p_rank": (0, 1, 2, 5, 10, 20, 50),
     "p_elects": (0, 1, 2, 4, 8, 16),
     "p_flcum": (0, 20, 50, 100),
@@ -54,22 +61,29 @@ GRID: Mapping[str, tuple[int, ...]] = {
 }
 
 
+#: The weights of :data:`GRID` whose 0 switches a term off, and the term.
+_TOGGLES = {"p_rank": "rank", "p_halves": "halves"}
+
+
 def _with(params: PenaltyParams, name: str, value: int) -> PenaltyParams:
-    """``params`` with weight ``name`` set to ``value`` (``p_rank`` toggles the term)."""
-    if name == "p_rank":
-        terms = params.terms | {"rank"} if value else params.terms - {"rank"}
-        return dataclasses.replace(params, terms=terms, p_rank=value or params.p_rank)
+    """``params`` with weight ``name`` set to ``value`` (``p_rank`` and ``p_halves``
+    toggle their term)."""
+    if name in _TOGGLES:
+        term = _TOGGLES[name]
+        terms = params.terms | {term} if value else params.terms - {term}
+        kw: dict[str, Any] = {"terms": terms, name: value or getattr(params, name)}
+        return dataclasses.replace(params, **kw)
     if name == "p_elects":
         return dataclasses.replace(params, p_elects=(value,))
-    kw: dict[str, Any] = {name: value}
-    return dataclasses.replace(params, **kw)
+    other: dict[str, Any] = {name: value}
+    return dataclasses.replace(params, **other)
 
 
 def weight_value(params: PenaltyParams, name: str) -> int:
-    """The value of weight ``name`` of :data:`GRID` in ``params`` (``p_rank`` 0 when the
-    rank term is off; ``p_elects`` −1 when it differs by round)."""
-    if name == "p_rank":
-        return params.p_rank if "rank" in params.terms else 0
+    """The value of weight ``name`` of :data:`GRID` in ``params`` (``p_rank``,
+    ``p_halves`` 0 when their term is off; ``p_elects`` −1 when it differs by round)."""
+    if name in _TOGGLES:
+        return int(getattr(params, name)) if _TOGGLES[name] in params.terms else 0
     if name == "p_elects":
         return params.p_elects[0] if len(set(params.p_elects)) == 1 else -1
     return int(getattr(params, name))
@@ -284,6 +298,9 @@ def paired_difference(after: Evaluation, before: Evaluation) -> tuple[float, flo
     half = 1.96 * statistics.stdev(d) / math.sqrt(len(d))
     return mean, mean - half, mean + half
 
+
+#: The rules ``tune --compare`` and the tuning benchmark compare (simulation rules).
+COMPARE_RULES = ("exact", "slim", "dutch", "naive")
 
 #: The columns of :func:`compare_rules`' rows.
 COMPARE_COLUMNS = ("weights", "rule", "events", "Kendall τ", "rematches/event",
