@@ -372,10 +372,11 @@ class DeckCatalogue:
         if self._csr is not None:
             from gameopt.deck._gather_kernel import scatter_square
 
-            pos = np.full(self._R.shape[0], -1, dtype=np.int64)
-            has = rows >= 0
-            pos[rows[has]] = np.flatnonzero(has)
-            scatter_square(*self._csr, rows, pos, R)
+            at = np.full(self._R.shape[0], -1, dtype=np.int64)  # row -> problem index
+            scored = rows >= 0
+            at[rows[scored]] = np.flatnonzero(scored)
+            indptr, indices, data = self._csr
+            scatter_square(indptr, indices, data, rows, at, R)
         elif self._R.shape[0]:
             from gameopt.deck._gather_kernel import gather_square
 
