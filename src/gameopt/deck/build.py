@@ -37,7 +37,8 @@ from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
-__all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "restrict", "start_deck"]
+__all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "greedy_relaxed", "restrict",
+           "start_deck"]
 
 #: The heuristic methods :func:`build_deck` runs.
 HEURISTICS = ("greedy", "hc", "vds", "tabu")
@@ -67,6 +68,7 @@ class _Arrays:
             self.climit = np.full(n, NO_CAP, dtype=np.int64)
         else:
             used, self.char = np.unique(p.character, return_inverse=True)
+            self.used = used  # the character id of each renumbered character
             self.char = self.char.astype(np.int64)
             self.climit = p.char_limits()[used]  # limit of each renumbered character
         self.n_char = int(self.char.max()) + 1
@@ -506,6 +508,50 @@ def _without_forbidden(p: DeckProblem, a: _Arrays, method: str, depth: int, rela
         return deck
     out, _, _ = _run_ls(a, deck, depth if method == "vds" else 1, relax, width, None)
     return [int(i) for i in out]
+
+
+def greedy_relaxed(problem: DeckProblem, looser: Sequence[DeckProblem]
+                   ) -> list[tuple[int, ...] | None]:
+    """The greedy deck of each problem of ``looser``, the picks they share made once.
+
+    Each problem of ``looser`` is ``problem`` with rules loosened: no cost cap (or a
+    higher one), higher character limits, a lower attribute minimum, fewer must-include
+    pieces; the same scores, size and forbidden pairs. The greedy constructions
+    (``greedy`` of :func:`build_deck`) of those with the same must-include pieces all
+    begin with the picks of :func:`~gameopt.deck._construct_kernel.shared_prefix`, made
+    once here; each then goes on from there (one with fewer must-include pieces is
+    constructed from those). The decks (sorted) are those ``build_deck(q, "greedy")`` returns; None
+    where this shortcut does not apply (other changes, forbidden pairs, no cheap
+    completion), for the caller to solve in full.
+    """
+    p = problem
+    out: list[tuple[int, ...] | None] = [None] * len(looser)
+    if p.forbidden_pairs or p.size - len(p.must) < 1:
+        return out
+    a = _Arrays(p)
+    prefix, ok = construct_kernel.shared_prefix(a.R, a.leader, np.asarray(p.must, np.int64),
+                                                p.size, a.rules)
+    if not ok:
+        return out
+    empty = np.zeros(0)
+    for t, q in enumerate(looser):
+        if (q.R is not p.R or q.size != p.size or not set(q.must) <= set(p.must)
+                or q.forbidden_pairs or q.leader_scores is not p.leader_scores
+                or q.cost is not p.cost or q.character is not p.character
+                or q.attribute is not p.attribute):
+            continue
+        cap = NO_CAP if q.cost_cap is None else int(q.cost_cap)
+        climit = a.climit if p.character is None else q.char_limits()[a.used]
+        if cap < a.cap or (climit < a.climit).any() or q.attribute_min > a.amin:
+            continue
+        rules = a.rules._replace(cap=cap, climit=climit, amin=int(q.attribute_min))
+        # fewer must-include pieces: a construction of its own (no shared picks)
+        start = prefix if q.must == p.must else np.asarray(q.must, dtype=np.int64)
+        deck, ok = construct_kernel.construct(a.R, a.leader, start, p.size, rules, empty,
+                                              _TRIES, 0)
+        if ok:
+            out[t] = tuple(sorted(int(i) for i in deck))
+    return out
 
 
 def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | None,
