@@ -3,13 +3,15 @@ the leader counted in the rule lines and given its own share."""
 
 from __future__ import annotations
 
+import functools
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
 
 from gameopt.core import Limit
-from gameopt.deck import DeckProblem, deck_score, solve
+from gameopt.deck import DeckProblem, Rules, deck_score, solve, to_problem
 from gameopt.deck.explain import (
     LeaderPart,
     _relaxations,
@@ -116,3 +118,46 @@ def test_deck_shares_give_the_leader_its_half() -> None:
     assert lead == pytest.approx(float(p.leader_scores[list(deck)].sum()) / 2)
     assert pieces.sum() + lead == pytest.approx(deck_score(p, deck))
     assert contributions(p, deck).sum() == pytest.approx(deck_score(p, deck))
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(cost_cap=200, attribute="god", attribute_min=10, leader=1000),
+    Rules(cost_cap=150, char_limit=2, must=(1001, 1004)),
+    Rules(cost_cap=84), Rules(cost_cap=200), Rules(),
+    Rules(cost_cap=120, char_limit=2, attribute="demon", attribute_min=12),
+])
+def test_greedy_relaxed_equals_each_greedy_construction(rules: Rules) -> None:
+    pool, coll, scores = _synthetic()
+    _same_as_full_constructions(to_problem(pool, coll, rules, scores)[0])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_greedy_relaxed_on_small_problems(seed: int) -> None:
+    p = _problem(seed, n=14, size=5)
+    _same_as_full_constructions(p)
+    _same_as_full_constructions(DeckProblem(p.R, p.size, cost=p.cost, cost_cap=p.cost_cap,
+                                            character=p.character, char_limit=2,
+                                            attribute=p.attribute, attribute_min=3))
+
+
+@functools.lru_cache(maxsize=1)
+def _synthetic() -> Any:
+    from gameopt.deck.synth import synthetic_data
+
+    return synthetic_data(0)
+
+
+def _same_as_full_constructions(p: DeckProblem) -> None:
+    """Each looser greedy deck equals a full greedy construction of that problem."""
+    from gameopt.deck.build import greedy_relaxed
+    from gameopt.errors import InfeasibleError
+
+    try:
+        deck = solve(p, "greedy").deck
+    except InfeasibleError:  # a random rule set no deck keeps
+        return
+    looser = [q for _, _, q in _relaxations(p, deck, LeaderPart())]
+    got = greedy_relaxed(p, looser)
+    assert all(d is not None for d in got)
+    for q, d in zip(looser, got, strict=True):
+        assert d == solve(q, "greedy").deck

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gameopt.deck import DeckCatalogue, DeckProblem, Rules, solve, to_problem
-from gameopt.deck._gather_kernel import gather_square
+from gameopt.deck._gather_kernel import gather_square, scatter_square
 from gameopt.deck.pool import Collection, Piece, Pool, Scores
 from gameopt.deck.scores import deck_scores
 from gameopt.deck.service import _FIELDS, gather_reference, recommend_job
@@ -121,6 +121,32 @@ def test_gather_kernel_matches_reference() -> None:
     gather_square(R, rows, out)
     assert np.array_equal(out, gather_reference(R, rows))
     assert (out[rows == -1] == 0).all()
+
+
+def test_scatter_kernel_matches_reference() -> None:
+    rng = np.random.default_rng(2)
+    R = rng.random((40, 40), dtype=np.float32) * (rng.random((40, 40)) < 0.2)
+    R = np.triu(R, 1) + np.triu(R, 1).T  # sparse, symmetric, zero diagonal
+    nz = R != 0
+    indptr = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(np.int64)
+    indices, data = np.nonzero(nz)[1].astype(np.int32), R[nz]
+    for rows in (rng.permutation(40)[:23], np.array([-1, 5, 3, -1, 39, 0, 17])):
+        rows = rows.astype(np.int64)
+        pos = np.full(40, -1, dtype=np.int64)
+        pos[rows[rows >= 0]] = np.flatnonzero(rows >= 0)
+        out = np.full((len(rows), len(rows)), 7.0, np.float32)  # every entry overwritten
+        scatter_square(indptr, indices, data, rows, pos, out)
+        assert np.array_equal(out, gather_reference(R, rows))
+
+
+def test_sparse_and_dense_catalogues_build_the_same_problem(data: Any,
+                                                           cat: DeckCatalogue) -> None:
+    pool, coll, scores = data
+    dense = DeckCatalogue(pool, scores)
+    dense._csr = None  # the gather path on the same scores
+    assert cat._csr is not None  # learnt scores are sparse: the scatter path
+    rules = rules_cases(coll, pool)[2]
+    same_problem(cat.problem(coll.owned, rules)[0], dense.problem(coll.owned, rules)[0])
 
 
 def test_shared_catalogue_attaches_to_the_same_arrays(data: Any) -> None:

@@ -86,3 +86,25 @@ def test_write_synth_round_trip(tmp_path: Path) -> None:
 def test_bad_sizes(kwargs: dict[str, int], match: str) -> None:
     with pytest.raises(InvalidInputError, match=match):
         synthesize(**kwargs)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    # one archetype: no other archetype to draw 64 pieces from (was a raw ValueError)
+    ({"kinds": 32, "archetypes": 1, "staples": 0.0}, None),
+    # two small archetypes: fewer than 64 pieces in the other one (raw ValueError)
+    ({"kinds": 64, "archetypes": 2, "staples": 0.0}, None),
+    # most kinds staples: an archetype without pieces (raw ValueError: no leader)
+    ({"kinds": 64, "archetypes": 2, "staples": 0.9, "seed": 1},
+     r"^synth: archetype 1 drew no pieces with kinds=64, archetypes=2, staples=0.9: "),
+])
+def test_small_kinds_and_archetypes(kwargs: dict[str, float], match: str | None) -> None:
+    args = {"collection": 20, "decks": 30, **kwargs}
+    if match is None:
+        data = synthesize(**args)  # type: ignore[arg-type]
+        assert data.decks.shape == (30, 16)
+        for row in data.decks.tolist():
+            assert len({data.pool[x].character for x in row}) == 16
+        return
+    with pytest.raises(InvalidInputError, match=match) as err:
+        synthesize(**args)  # type: ignore[arg-type]
+    assert "\n" not in str(err.value)

@@ -204,12 +204,12 @@ class _NoWorkers:
 # ---------------------------------------------------------------------- under load
 
 
-def _raw(app: Any, body: dict[str, Any], leave: asyncio.Event) -> Any:
+def _raw(app: Any, body: dict[str, Any], leave: asyncio.Event, url: str = URL) -> Any:
     """One request through the raw ASGI interface; ``leave`` makes the client disconnect.
     Returns the coroutine and the list the response messages go to."""
     data = json.dumps(body).encode()
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-             "method": "POST", "scheme": "http", "path": URL, "raw_path": URL.encode(),
+             "method": "POST", "scheme": "http", "path": url, "raw_path": url.encode(),
              "query_string": b"", "root_path": "",
              "headers": [(b"content-type", b"application/json"),
                          (b"content-length", str(len(data)).encode())],
@@ -337,6 +337,39 @@ def test_large_batch_runs_on_a_dask_cluster(server: Any, files: Any) -> None:
                                  explain=False)
             assert o["status"] == 200 and o["result"]["deck"] == list(want.deck)
     assert np.isfinite(want.score)
+
+
+@pytest.mark.slow
+def test_dask_batch_is_cancelled_when_its_client_disconnects(server: Any,
+                                                             files: Any) -> None:
+    distributed = pytest.importorskip("distributed")
+    cat, workers, _ = server
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as watch:
+        app = create_api(cat, workers, scheduler=cluster.scheduler_address,
+                         source=("files", files["pool_file"], files["scores_file"]),
+                         dask_min_batch=2)
+
+        def tasks() -> int:
+            return int(watch.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)))
+
+        async def go() -> list[dict[str, Any]]:
+            leave = asyncio.Event()
+            run, sent = _raw(app, {"requests": [_long(files)] * 4}, leave, URL + ":batch")
+            task = asyncio.ensure_future(run)
+            # the one worker runs the first 20-second job, three wait
+            await _until(lambda: any(watch.processing().values()), 120)
+            assert tasks() == 4
+            leave.set()
+            await task
+            # every job dropped at once, the running one too; without the cancel they
+            # stayed until all four had run (80 s)
+            await _until(lambda: tasks() == 0, 10)
+            return sent
+
+        sent = asyncio.run(go())
+        assert not any(m.get("type") == "http.response.body" and m.get("body") for m in sent)
 
 
 # ---------------------------------------------------------------------- gameopt serve

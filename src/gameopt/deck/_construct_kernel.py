@@ -23,7 +23,7 @@ from numba import njit
 from gameopt.deck._rule_arrays import RuleArrays
 from gameopt.deck._vds_kernel import _listed
 
-__all__ = ["construct"]
+__all__ = ["construct", "shared_prefix"]
 
 
 @njit(cache=True)
@@ -154,6 +154,70 @@ def construct(R: np.ndarray, leader: np.ndarray, start: np.ndarray, size: int,
                 deck[k + t] = out[t]
             k = size
     return deck, True
+
+
+@njit(cache=True)
+def shared_prefix(R: np.ndarray, leader: np.ndarray, start: np.ndarray, size: int,
+                  rules: RuleArrays) -> tuple[np.ndarray, bool]:
+    """The first picks of the greedy :func:`construct` that every looser rule set shares.
+
+    From ``start`` (kept by the rules), each step takes the piece of largest gain among
+    *all* pieces not chosen (ties: the lower index), those of a character at its limit
+    included, and keeps it while it is not at that limit and has a rule-keeping
+    completion; the first step where either fails ends the prefix. Every pick is then
+    the first candidate the greedy construction offers under these rules and under any
+    looser ones (no cost cap, no character limit, no attribute minimum: the same
+    candidate order with more candidates behind, and a completion under the rules is
+    one under the looser rules, the cheap completion being the cheapest), so each
+    construction under looser rules starts with this prefix. Returns ``start`` plus
+    the picks, int64 (s + t,), in pick order, and False when ``start`` itself has no
+    completion.
+
+    O(t·n) for t picks.
+    """
+    n = R.shape[0]
+    char, climit, cost, cap, attr, amin = (rules.char, rules.climit, rules.cost, rules.cap,
+                                           rules.attr, rules.amin)
+    deck = np.empty(size, dtype=np.int64)
+    inset = np.zeros(n, dtype=np.int64)
+    cc = np.zeros(rules.n_char, dtype=np.int64)
+    extra = np.zeros(rules.n_char, dtype=np.int64)
+    out = np.empty(size, dtype=np.int64)
+    g = leader.astype(np.float64).copy()
+    k = 0
+    spent = 0
+    have = 0
+    for t in range(start.shape[0]):
+        i = start[t]
+        deck[k] = i
+        k += 1
+        inset[i] = 1
+        cc[char[i]] += 1
+        spent += cost[i]
+        have += attr[i]
+        for c in range(n):
+            g[c] += R[i, c]
+    if not _completion(size - k, cap - spent, amin - have, inset, cc, rules, extra, out):
+        return deck[:k].copy(), False
+    while k < size:
+        best = -1
+        for c in range(n):
+            if inset[c] == 0 and (best < 0 or g[c] > g[best]):
+                best = c
+        if cc[char[best]] >= climit[char[best]]:
+            break
+        inset[best] = 1
+        cc[char[best]] += 1
+        if not _completion(size - k - 1, cap - spent - cost[best], amin - have - attr[best],
+                           inset, cc, rules, extra, out):
+            break
+        deck[k] = best
+        k += 1
+        spent += cost[best]
+        have += attr[best]
+        for c in range(n):
+            g[c] += R[best, c]
+    return deck[:k].copy(), True
 
 
 _BLOCK = 16  # columns per block of the all-columns path of top_row_sums

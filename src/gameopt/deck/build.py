@@ -37,7 +37,8 @@ from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
-__all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "restrict", "start_deck"]
+__all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "greedy_relaxed", "restrict",
+           "start_deck"]
 
 #: The heuristic methods :func:`build_deck` runs.
 HEURISTICS = ("greedy", "hc", "vds", "tabu")
@@ -50,6 +51,9 @@ _TIGHT = 0.75
 _TIGHT_RESTARTS = 3  # restarts per fitting piece under a tight cap (after one seed each)
 _TIGHT_MAX_RESTARTS = 1000
 _POLISH_RUNS, _POLISH_STALL = 4, 1000  # vds under a tight cap: tabu runs from its deck
+_POLISH_STARTS = 1  # ... and from the next best local optima, this many starts in all
+_MERGE_DECKS = 8  # local optima kept per search (stats["optima"]) for the merge
+_MERGE_SECONDS = 0.2  # most time of the branch and bound over the merged pieces
 
 
 class _Arrays:
@@ -67,6 +71,7 @@ class _Arrays:
             self.climit = np.full(n, NO_CAP, dtype=np.int64)
         else:
             used, self.char = np.unique(p.character, return_inverse=True)
+            self.used = used  # the character id of each renumbered character
             self.char = self.char.astype(np.int64)
             self.climit = p.char_limits()[used]  # limit of each renumbered character
         self.n_char = int(self.char.max()) + 1
@@ -364,11 +369,20 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
     if method == "vds" and start is None and not rule.should_stop():
         # a short tabu polish: under a tight cap the swaps between decks of equal cost
         # form plateaus that tabu crosses and a hill climber does not
-        t = build_deck(sub, "tabu", seed=seed, restarts=_POLISH_RUNS, stall=_POLISH_STALL,
-                       limit=limit, start=r.deck)
+        # from the best deck and the next best local optima (different plateaus)
+        starts = [r.deck, *r.stats.get("optima", ())[1:_POLISH_STARTS]]
+        tabus = [build_deck(sub, "tabu", seed=None if seed is None else seed + k,
+                            restarts=_POLISH_RUNS,
+                            stall=_POLISH_STALL, limit=limit, start=d)
+                 for k, d in enumerate(starts)]
+        t = max(tabus, key=lambda x: x.score)
         stats["polish_gain"] = max(0.0, t.score - r.score)
         if t.score > r.score:
             r = t
+        merged = _merge(sub, r, *tabus, limit=limit)
+        stats["merge_gain"] = max(0.0, merged.score - r.score)
+        if merged.score > r.score:
+            r = merged
     deck = tuple(sorted(int(keep[i]) for i in r.deck))
     a_cost = 0 if problem.cost is None else int(problem.cost[list(deck)].sum())
     res = DeckResult(deck, deck_score(problem, deck), a_cost, method, rule.elapsed(),
@@ -377,6 +391,30 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
     if bad:
         raise SolverError(f"{method} returned a deck that breaks the rules: " + "; ".join(bad))
     return res
+
+
+def _merge(p: DeckProblem, *runs: DeckResult, limit: Limit) -> DeckResult:
+    """The best deck over the pieces of the runs' best local optima (``stats["optima"]``),
+    by branch and bound within ``_MERGE_SECONDS``: local optima under a tight cap differ
+    in a few pieces each, and the best mix of them is often none of them (construct,
+    merge, solve). Returns the best of the runs when that finds nothing better."""
+    from gameopt.deck.bnb import solve_bnb
+
+    best = max(runs, key=lambda r: r.score)
+    pieces = sorted({int(i) for r in runs for d in r.stats.get("optima", ()) for i in d}
+                    | set(best.deck))
+    if len(pieces) <= p.size:
+        return best
+    sub = restrict(p, pieces)
+    at = {u: i for i, u in enumerate(pieces)}
+    seconds = _MERGE_SECONDS if limit.time is None else min(_MERGE_SECONDS, 0.1 * limit.time)
+    b = solve_bnb(sub, hint=[at[i] for i in best.deck],
+                  limit=Limit(time=seconds, clock=limit.clock, stop=limit.stop))
+    if b.score <= best.score:
+        return best
+    deck = tuple(sorted(pieces[i] for i in b.deck))
+    cost = 0 if p.cost is None else int(p.cost[list(deck)].sum())
+    return dataclasses.replace(best, deck=deck, score=deck_score(p, deck), cost=cost)
 
 
 def _check_args(method: str, restarts: int, depth: int, relax: int, width: int) -> None:
@@ -417,7 +455,10 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         without ``start``, seed from every one of them with at least 3 restarts per
         fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit);
         ``vds`` then polishes its deck by 4 tabu runs of stall 1,000 on those pieces
-        (``stats["polish_gain"]``).
+        (``stats["polish_gain"]``) and merges: the best deck over the pieces of the 8
+        best local optima of both searches, by branch and bound within 0.2 s
+        (``stats["merge_gain"]``; C. Blum, P. Pinacho, M. López-Ibáñez, J. A. Lozano,
+        "Construct, Merge, Solve & Adapt", Computers & Operations Research 68, 2016).
     limit : Limit, optional
         ``time`` (on ``clock``; CPU when no time is given): no new restart begins after
         it. ``target``: stop as soon as a deck scores at least ``target`` (minus 1e-6
@@ -440,7 +481,8 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
     DeckResult
         ``seconds`` on the limit's clock; ``stats``: ``restarts``, ``moves``, ``swaps``
         (a VDS move may apply up to ``depth`` swaps), ``iterations`` (tabu),
-        ``seconds_to_best`` (until the best deck was first found).
+        ``seconds_to_best`` (until the best deck was first found), ``optima`` (hc, vds,
+        tabu: the 8 best distinct local optima, best first).
 
     Raises
     ------
@@ -492,6 +534,8 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
                            (depth if method == "vds" else 1, relax, width), rng, run)
     if problem.forbidden_pairs and deck_problems(problem, best):
         best = _without_forbidden(problem, a, method, depth, relax, width)
+    if run.optima:
+        stats["optima"] = sorted(run.optima, key=run.optima.__getitem__, reverse=True)
     return _result(problem, a, best, method, rule, stats)
 
 
@@ -506,6 +550,50 @@ def _without_forbidden(p: DeckProblem, a: _Arrays, method: str, depth: int, rela
         return deck
     out, _, _ = _run_ls(a, deck, depth if method == "vds" else 1, relax, width, None)
     return [int(i) for i in out]
+
+
+def greedy_relaxed(problem: DeckProblem, looser: Sequence[DeckProblem]
+                   ) -> list[tuple[int, ...] | None]:
+    """The greedy deck of each problem of ``looser``, the picks they share made once.
+
+    Each problem of ``looser`` is ``problem`` with rules loosened: no cost cap (or a
+    higher one), higher character limits, a lower attribute minimum, fewer must-include
+    pieces; the same scores, size and forbidden pairs. The greedy constructions
+    (``greedy`` of :func:`build_deck`) of those with the same must-include pieces all
+    begin with the picks of :func:`~gameopt.deck._construct_kernel.shared_prefix`, made
+    once here; each then goes on from there (one with fewer must-include pieces is
+    constructed from those). The decks (sorted) are those ``build_deck(q, "greedy")`` returns; None
+    where this shortcut does not apply (other changes, forbidden pairs, no cheap
+    completion), for the caller to solve in full.
+    """
+    p = problem
+    out: list[tuple[int, ...] | None] = [None] * len(looser)
+    if p.forbidden_pairs or p.size - len(p.must) < 1:
+        return out
+    a = _Arrays(p)
+    prefix, ok = construct_kernel.shared_prefix(a.R, a.leader, np.asarray(p.must, np.int64),
+                                                p.size, a.rules)
+    if not ok:
+        return out
+    empty = np.zeros(0)
+    for t, q in enumerate(looser):
+        if (q.R is not p.R or q.size != p.size or not set(q.must) <= set(p.must)
+                or q.forbidden_pairs or q.leader_scores is not p.leader_scores
+                or q.cost is not p.cost or q.character is not p.character
+                or q.attribute is not p.attribute):
+            continue
+        cap = NO_CAP if q.cost_cap is None else int(q.cost_cap)
+        climit = a.climit if p.character is None else q.char_limits()[a.used]
+        if cap < a.cap or (climit < a.climit).any() or q.attribute_min > a.amin:
+            continue
+        rules = a.rules._replace(cap=cap, climit=climit, amin=int(q.attribute_min))
+        # fewer must-include pieces: a construction of its own (no shared picks)
+        start = prefix if q.must == p.must else np.asarray(q.must, dtype=np.int64)
+        deck, ok = construct_kernel.construct(a.R, a.leader, start, p.size, rules, empty,
+                                              _TRIES, 0)
+        if ok:
+            out[t] = tuple(sorted(int(i) for i in deck))
+    return out
 
 
 def start_deck(problem: DeckProblem, hint: Sequence[int] | None, *, seed: int | None,
@@ -537,6 +625,19 @@ class _Run:
         self.rule, self.goal, self.stats = rule, goal, stats
         self.progress, self.task = progress, task
         self.total = total if total < 10**9 else None
+        self.optima: dict[tuple[int, ...], float] = {}  # the best local optima seen
+
+    def record(self, deck: npt.NDArray[np.int64], score: float) -> None:
+        """Keep ``deck`` among the ``_MERGE_DECKS`` best distinct local optima."""
+        key = tuple(sorted(int(i) for i in deck))
+        if key in self.optima:
+            return
+        if len(self.optima) == _MERGE_DECKS:
+            worst = min(self.optima, key=self.optima.__getitem__)
+            if self.optima[worst] >= score:
+                return
+            del self.optima[worst]
+        self.optima[key] = score
 
     def done(self, best_score: float) -> bool:
         """The target is reached, the time is up or a stop was requested (checked between
@@ -568,6 +669,7 @@ def _keep_best(p: DeckProblem, a: _Arrays, out: npt.NDArray[np.int64], best: lis
                best_score: float, run: _Run) -> tuple[list[int], float]:
     """``out`` if it beats ``best`` (recording the time to it), else ``best``."""
     s = deck_score(p, out)
+    run.record(out, s)
     if s > best_score + a.eps:
         run.stats["seconds_to_best"] = run.rule.elapsed()
         return [int(i) for i in out], s

@@ -197,7 +197,10 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
 
     Notes
     -----
-    One re-solve per active rule (at most four); no copy of the scores.
+    One re-solve per active rule (at most four); no copy of the scores. ``greedy``
+    makes the picks its constructions without the cost cap, the character limit or the
+    attribute minimum share once (:func:`gameopt.deck.build.greedy_relaxed`), and each
+    goes on from there: the same decks as three full constructions.
     """
     from gameopt.deck.solve import METHODS, solve
 
@@ -216,8 +219,17 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         share = Limit(time=1.0, clock="cpu")
     elif how == "exact":
         share = Limit(time=10.0, clock="wall")
+    shared: list[tuple[int, ...] | None] = [None] * len(rules)
+    if how == "greedy":  # the picks every looser greedy construction shares, made once
+        from gameopt.deck.build import greedy_relaxed
+
+        shared = greedy_relaxed(problem, [relaxed for _, _, relaxed in rules])
     out = []
-    for name, usage, relaxed in rules:
+    for (name, usage, relaxed), deck_of in zip(rules, shared, strict=True):
+        if deck_of is not None:
+            gain = max(0.0, deck_score(relaxed, deck_of) - base)
+            out.append(RuleEffect(name, usage, gain, how, None, True))
+            continue
         options: dict[str, Any] = {}
         if how in ("hc", "vds"):
             # from the deck, then kicks and random starts: no seeded starts, whose

@@ -52,6 +52,11 @@ _FIELDS = frozenset({"R", "size", "cost", "cost_cap", "character", "char_limit",
                      "attribute_min", "must", "leader_scores", "names", "forbidden_pairs",
                      "forbid_penalty"})
 
+#: A score matrix with at most this share of nonzero entries is also kept sparse (CSR),
+#: and requests scatter its nonzeros (:func:`~gameopt.deck._gather_kernel.scatter_square`)
+#: rather than gather every entry: a scattered entry costs a few times a gathered one.
+_SPARSE = 0.25
+
 
 def gather_reference(R: npt.NDArray[np.float32], rows: npt.NDArray[np.int64]
                      ) -> npt.NDArray[np.float32]:
@@ -141,9 +146,11 @@ class DeckCatalogue:
 
     Notes
     -----
-    Made in O(k²) (k = scored pieces: the score matrix is symmetrised once); each
-    :meth:`problem` costs one gather of an ``n × n`` float32 submatrix (n = pieces owned)
-    plus O(n log n) numpy work on the piece arrays.
+    Made in O(k²) (k = scored pieces: the score matrix is symmetrised once, and kept in
+    CSR form too when at most a quarter of it is nonzero); each :meth:`problem` costs one
+    gather of an ``n × n`` float32 submatrix (n = pieces owned), or with sparse scores
+    one scatter of its rows' nonzeros into a zeroed one, plus O(n log n) numpy work on
+    the piece arrays.
     """
 
     def __init__(self, pool: Pool, scores: Scores | None = None) -> None:
@@ -169,6 +176,14 @@ class DeckCatalogue:
                   "row": np.array([scores.index.get(int(i), -1) if scores is not None else -1
                                    for i in ids], dtype=np.int64),
                   "R": sym, "L": lead}
+        if sym.size and np.count_nonzero(sym) <= _SPARSE * sym.size:
+            # mostly zeros (scores learnt from decks: pairs never played together):
+            # each request scatters the nonzeros instead of gathering every entry
+            nz = sym != 0
+            arrays["csr_ptr"] = np.concatenate([[0], np.cumsum(nz.sum(axis=1))]).astype(
+                np.int64)
+            arrays["csr_col"] = np.nonzero(nz)[1].astype(np.int32)
+            arrays["csr_val"] = sym[nz]
         self._init(arrays)
         assert self._R.shape == (k, k)
 
@@ -181,6 +196,9 @@ class DeckCatalogue:
         self._sorted = self._ids[self._order]
         self._cost, self._char, self._attr = arrays["cost"], arrays["char"], arrays["attr"]
         self._row, self._R, self._L = arrays["row"], arrays["R"], arrays["L"]
+        self._csr: tuple[npt.NDArray[Any], ...] | None = (
+            tuple(arrays[f"csr_{x}"] for x in ("ptr", "col", "val"))
+            if "csr_ptr" in arrays else None)
         self._names = np.array([p.name for p in self.pool.pieces], dtype=object)
         self._shm: list[shared_memory.SharedMemory] = []
         self._owner = False
@@ -232,6 +250,7 @@ class DeckCatalogue:
         owner = self._owner
         self._arrays = {}
         self._R = self._L = np.zeros((0, 0), np.float32)
+        self._csr = None
         for shm in shms:
             try:
                 shm.close()
@@ -350,7 +369,15 @@ class DeckCatalogue:
         pairs = tuple((fmap[a], fmap[b]) for a, b in rules.forbid if a in fmap and b in fmap)
         rows = self._row[cand]
         R = np.empty((n, n), dtype=np.float32)
-        if self._R.shape[0]:
+        if self._csr is not None:
+            from gameopt.deck._gather_kernel import scatter_square
+
+            at = np.full(self._R.shape[0], -1, dtype=np.int64)  # row -> problem index
+            scored = rows >= 0
+            at[rows[scored]] = np.flatnonzero(scored)
+            indptr, indices, data = self._csr
+            scatter_square(indptr, indices, data, rows, at, R)
+        elif self._R.shape[0]:
             from gameopt.deck._gather_kernel import gather_square
 
             gather_square(self._R, rows, R)

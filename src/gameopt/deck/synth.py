@@ -82,7 +82,9 @@ def synthesize(seed: int | None = 0, kinds: int = 4000, collection: int = 2000,
     Raises
     ------
     InvalidInputError
-        Sizes too small to fill a deck, or a collection larger than the pool.
+        Sizes too small to fill a deck (too few kinds for the archetypes, an archetype
+        that drew no pieces or fewer than 16 characters to draw on), or a collection
+        larger than the pool.
 
     Notes
     -----
@@ -96,6 +98,11 @@ def synthesize(seed: int | None = 0, kinds: int = 4000, collection: int = 2000,
                                 f"staples={staples} out of range for kinds={kinds}")
     rng = make_rng(seed)
     pool, arch, weight = _make_pool(rng, kinds, archetypes, staples)
+    sizes = np.bincount(arch[arch >= 0], minlength=archetypes)
+    if decks and (sizes == 0).any():  # a deck of that archetype would have no leader
+        raise InvalidInputError(f"synth: archetype {int(np.argmin(sizes))} drew no pieces "
+                                f"with kinds={kinds}, archetypes={archetypes}, "
+                                f"staples={staples}: give more kinds or fewer archetypes")
     owned = _make_collection(rng, pool, collection)
     corpus = _make_decks(rng, pool, arch, weight, archetypes, decks)
     return SynthData(pool, owned, corpus, arch)
@@ -163,11 +170,16 @@ def _decks_of(rng: np.random.Generator, a: int, m: int, arch: npt.NDArray[np.int
               ) -> npt.NDArray[np.int64]:
     members = np.flatnonzero(arch == a)
     staples = np.flatnonzero(arch < 0)
-    others = rng.choice(np.flatnonzero((arch >= 0) & (arch != a)), size=64, replace=False)
-    cand = np.concatenate([members, staples, others])
-    w = np.concatenate([weight[members] * 30.0 / weight[members].sum(),
-                        weight[staples] * 4.0 / weight[staples].sum(),
-                        weight[others] * 1.0 / weight[others].sum()])
+    rest = np.flatnonzero((arch >= 0) & (arch != a))
+    others = rng.choice(rest, size=min(64, len(rest)), replace=False)  # few archetypes: all
+    parts = [(g, share) for g, share in ((members, 30.0), (staples, 4.0), (others, 1.0))
+             if len(g)]
+    cand = np.concatenate([g for g, _ in parts])
+    w = np.concatenate([weight[g] * share / weight[g].sum() for g, share in parts])
+    if len(np.unique(char[cand])) < DECK_SIZE:
+        raise InvalidInputError(f"synth: archetype {a} can draw on only "
+                                f"{len(np.unique(char[cand]))} characters, a deck needs "
+                                f"{DECK_SIZE}: give more kinds or fewer archetypes")
     lw = rarity[members] >= 2
     leaders_pool = members[lw] if lw.any() else members
     lp = weight[leaders_pool] / weight[leaders_pool].sum()

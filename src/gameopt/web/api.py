@@ -34,7 +34,6 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gameopt.core.parallel import parallel_map
 from gameopt.errors import GameoptError, InvalidInputError, SolverError
 from gameopt.web.api_deck import (
     DECK_METHODS,
@@ -53,6 +52,8 @@ API_PREFIX = "/api/v1"
 MAX_PIECES = 20_000
 MAX_BATCH = 256
 MAX_BUDGET = 60.0
+#: Seconds to wait for the Dask scheduler to answer (as :func:`gameopt.core.parallel_map`).
+_CONNECT_TIMEOUT = 10.0
 #: Largest request body (bytes): a batch of 256 collections of 2,000 ids fits.
 DEFAULT_MAX_BODY = 8_000_000
 Id = Annotated[int, Field(ge=-(2**62), le=2**62)]
@@ -274,6 +275,38 @@ class _Api:
             raise _from_worker(answer, loc)
         return answer
 
+    async def on_cluster(self, jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The answers of ``jobs`` from the Dask cluster, in order.
+
+        An asynchronous client on the server's loop: when the request is cancelled (its
+        client went away) the futures are cancelled, so the cluster drops the jobs not
+        yet started and forgets the running ones (a running job ends within its budget;
+        its answer is thrown away).
+        """
+        import distributed  # heavy import (tornado, dask): only when a cluster is used
+
+        where = f"the Dask scheduler at {self.scheduler}"
+        try:
+            client = await distributed.Client(self.scheduler, asynchronous=True,
+                                              timeout=_CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError) as exc:
+            raise ApiError(503, ["body"], f"cannot reach {where} within "
+                           f"{_CONNECT_TIMEOUT:g} s ({type(exc).__name__})",
+                           "cluster_error") from None
+        futures = client.map(recommend_job, [(self.source, j) for j in jobs], pure=False)
+        try:
+            answers: list[dict[str, Any]] = await client.gather(futures)
+            return answers
+        except asyncio.CancelledError:
+            await asyncio.shield(client.cancel(futures))
+            raise
+        except Exception as exc:  # a job raised: recommend_job answers GameoptErrors itself
+            await client.cancel(futures)
+            raise ApiError(503, ["body"], f"a job failed on {where}: "
+                           f"{type(exc).__name__}: {exc}", "cluster_error") from None
+        finally:
+            await asyncio.shield(client.close())
+
     async def batch(self, reqs: list[DeckRequest]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{} for _ in reqs]
         jobs: dict[int, dict[str, Any]] = {}
@@ -283,12 +316,7 @@ class _Api:
             except ApiError as exc:
                 out[i] = {"status": exc.status, "errors": exc.items()}
         if self.scheduler is not None and len(jobs) >= self.dask_min_batch:
-            try:
-                answers = await asyncio.to_thread(
-                    parallel_map, recommend_job, [(self.source, j) for j in jobs.values()],
-                    scheduler=self.scheduler)
-            except SolverError as exc:
-                raise ApiError(503, ["body"], str(exc), "cluster_error") from None
+            answers = await self.on_cluster(list(jobs.values()))
             pairs = list(zip(jobs, answers, strict=True))
         else:
             snap = self.backend.snapshot()
