@@ -26,15 +26,29 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import multiprocessing.connection as mp_connection
 import os
 import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 from benchmarks.fuzz import targets as _targets  # noqa: F401 - registers the targets
-from benchmarks.fuzz.engine import TARGETS, Context, RunStats, check_input, run_target
+from benchmarks.fuzz.engine import (
+    TARGETS,
+    Context,
+    RunStats,
+    check_input,
+    hard_limit,
+    inputs_of,
+    run_target,
+    seed_count,
+)
 from benchmarks.fuzz.findings import FINDINGS
 
 
@@ -53,14 +67,153 @@ def replay_findings(name: str, tmp: Path) -> tuple[int, int]:
     return found, failing
 
 
-def _job(args: tuple[str, int, int, int, float | None]) -> tuple[RunStats, int, int]:
-    name, inputs, seed, memory, budget = args
+#: A child whose current input has used this many CPU seconds past the input's hard
+#: limit (:func:`benchmarks.fuzz.engine.hard_limit`) is killed: its timer could not stop
+#: it (a loop in C code, a thread the signal does not reach).
+KILL_GRACE = 20.0
+
+
+def _cpu_of(pid: int) -> float:
+    """CPU seconds (user + system, all threads) of process ``pid`` so far (Linux
+    ``/proc``); 0 when it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _child(conn: Connection, shared: Any, name: str, inputs: int, seed: int, memory: int,
+           budget: float | None, start: int) -> None:
+    """One target's run in its own process: ``shared`` holds the index of the input
+    running and the process CPU when it began; new failures and the final stats go
+    through ``conn``."""
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    def at(i: int) -> None:
+        shared[1] = time.process_time()
+        shared[0] = i
+
     with tempfile.TemporaryDirectory(prefix=f"fuzz-{name}-") as tmp:
-        stats = run_target(TARGETS[name], inputs, seed, Path(tmp), budget=budget)
+        stats = run_target(TARGETS[name], inputs, seed, Path(tmp), budget=budget,
+                           start=start, at=at, found=lambda st: conn.send(("found", st)))
+        shared[0] = -1  # past the inputs: the replay below is not timed per input
         found, failing = replay_findings(name, Path(tmp))
-    return stats, found, failing
+    conn.send(("done", (stats, found, failing)))
+    conn.close()
+
+
+@dataclass
+class _Job:
+    name: str
+    start: int = 0
+    stats: RunStats | None = None  # what the finished (or killed) earlier children found
+    proc: Any = None
+    conn: Connection | None = None
+    shared: Any = None
+    latest: RunStats | None = None  # the running child's stats as last sent
+    cpu_at_kill: float = 0.0
+
+
+def _merge(a: RunStats | None, b: RunStats) -> RunStats:
+    if a is None:
+        return b
+    out = RunStats(a.target, a.inputs + b.inputs, a.refused + b.refused,
+                   a.cpu_seconds + b.cpu_seconds, a.wall_seconds + b.wall_seconds,
+                   dict(a.failures))
+    for key, f in b.failures.items():
+        old = out.failures.get(key)
+        if old is None:
+            out.failures[key] = f
+        else:
+            old.count += f.count
+            if len(f.data) < len(old.data):
+                old.data, old.what = f.data, f.what
+    return out
+
+
+def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
+             budget: float | None, report: Callable[[tuple[RunStats, int, int]], None]
+             | None = None, grace: float = KILL_GRACE) -> list[tuple[RunStats, int, int]]:
+    """Run the targets ``names``, ``jobs`` processes at a time (one target per process,
+    forked, so all run at once up to ``jobs`` whatever each costs). A child whose input
+    outlives its hard limit by ``grace`` CPU seconds is killed; its input is rebuilt from
+    the seed and recorded as a failure, and a new child goes on from the next input."""
+    ctx = multiprocessing.get_context("fork")
+    queue = [_Job(n) for n in names]
+    running: list[_Job] = []
+    results: list[tuple[RunStats, int, int]] = []
+
+    def launch(job: _Job) -> None:
+        parent, child = ctx.Pipe(duplex=False)
+        job.shared = ctx.RawArray("d", [float(job.start), 0.0])
+        job.proc = ctx.Process(target=_child, args=(child, job.shared, job.name, inputs,
+                                                    seed, memory, budget, job.start),
+                               name=f"fuzz-{job.name}", daemon=True)
+        job.proc.start()
+        child.close()
+        job.conn, job.latest = parent, None
+        running.append(job)
+
+    def finish(job: _Job, result: tuple[RunStats, int, int]) -> None:
+        stats, found, failing = result
+        result = (_merge(job.stats, stats), found, failing)
+        running.remove(job)
+        results.append(result)
+        if report is not None:
+            report(result)
+
+    while queue or running:
+        while queue and len(running) < jobs:
+            launch(queue.pop(0))
+        ready = mp_connection.wait([j.conn for j in running if j.conn is not None], 1.0)
+        for job in list(running):
+            assert job.conn is not None
+            if job.conn in ready:
+                try:
+                    kind, payload = job.conn.recv()
+                except EOFError:  # died without a word (a crash, the memory ceiling...)
+                    kind, payload = "died", None
+                if kind == "found":
+                    job.latest = payload
+                    continue
+                if kind == "done":
+                    job.proc.join()
+                    finish(job, payload)
+                    continue
+            else:
+                kind = ""
+            index = int(job.shared[0])
+            tgt = TARGETS[job.name]
+            cpu = _cpu_of(job.proc.pid)
+            over = (index >= 0 and cpu - job.shared[1]
+                    > hard_limit(tgt.seconds, index >= seed_count(tgt)) + grace)
+            if not over and kind != "died" and (job.proc.is_alive() or job.conn.poll()):
+                continue  # running, or its last message not read yet
+            job.proc.kill()
+            job.proc.join()
+            data = next(inputs_of(tgt, seed, index))[1] if index >= 0 else b""
+            done_here = max(0, index - job.start + 1)
+            lost = RunStats(job.name, inputs=done_here, cpu_seconds=cpu)
+            if job.latest is not None:
+                lost = _merge(job.latest, RunStats(job.name, inputs=done_here
+                                                   - job.latest.inputs))
+                lost.cpu_seconds = cpu
+            why = (f"killed: its input ran past the hard limit + {grace:.0f} CPU s" if over
+                   else f"process died (exit {job.proc.exitcode})")
+            lost.add("killed" if over else "died", f"{why} at input {index}", data)
+            job.stats = _merge(job.stats, lost)
+            running.remove(job)
+            if index < 0 or index + 1 >= inputs:
+                results.append((job.stats, 0, 0))
+                if report is not None:
+                    report(results[-1])
+            else:
+                job.start = index + 1
+                launch(job)
+    results.sort(key=lambda r: names.index(r[0].target))
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,20 +232,20 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in TARGETS if args.targets in n]
     if not names:
         ap.error(f"no target matches {args.targets!r}; targets: {', '.join(TARGETS)}")
-    jobs = [(n, args.inputs, args.seed, int(args.memory * 2**30), args.budget) for n in names]
     w0, c0 = time.perf_counter(), os.times()
-    results = []
-    with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
-        for done in pool.imap_unordered(_job, jobs, chunksize=1):
-            results.append(done)
-            stats, found, failing = done
-            print(f"done {stats.target}: {stats.inputs:,} inputs, {len(stats.failures)} new "
-                  f"failures, {found - failing}/{found} corpus fixed, "
-                  f"{stats.cpu_seconds:.0f} CPU s", file=sys.stderr, flush=True)
-            for f in stats.failures.values():  # now, so a run stopped early keeps them
-                print(f"  {f.key}: {f.what} input {f.data[:200]!r}", file=sys.stderr,
-                      flush=True)
-    results.sort(key=lambda r: names.index(r[0].target))
+
+    def report(done: tuple[RunStats, int, int]) -> None:
+        stats, found, failing = done
+        print(f"done {stats.target}: {stats.inputs:,} inputs, {len(stats.failures)} new "
+              f"failures, {found - failing}/{found} corpus fixed, "
+              f"{stats.cpu_seconds:.0f} CPU s, {stats.inputs / max(stats.cpu_seconds, 1e-9):.0f}"
+              f" inputs/CPU s", file=sys.stderr, flush=True)
+        for f in stats.failures.values():  # now, so a run stopped early keeps them
+            print(f"  {f.key}: {f.what} input {f.data[:200]!r}", file=sys.stderr,
+                  flush=True)
+
+    results = run_jobs(names, args.inputs, args.seed, args.jobs, int(args.memory * 2**30),
+                       args.budget, report)
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system
            - c0.user - c0.system - c0.children_user - c0.children_system)

@@ -72,4 +72,7 @@ FINDINGS: list[Finding] = [
     Finding("pairing.elo", b"%%Tournament: T\n%Player: 1 - A\n%Player: 2 - B\n%Round 1\n1 ("
             + b"9" * 5000 + b")>(24) 2 B\n", "ValueError: int() of 5000-digit discs"),
     Finding("pairing.trf", b"012 T\nXXR " + b"9" * 5000 + b"\n", "ValueError: 5000-digit XXR"),
+    Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
+            "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
+            "--inputs 300 --seed 7, input 59)"),
 ]

@@ -382,18 +382,31 @@ def deck_rules_cli(data: bytes, ctx: Context) -> None:
     _cli(argv, ctx.tmp)
 
 
-def _clamp_time(words: list[str], most: float) -> list[str]:
-    """Cap a ``--time-limit`` the fuzzer wrote at ``most`` seconds (a bad value stays)."""
-    out = list(words)
-    for i, w in enumerate(out[:-1]):
-        if w == "--time-limit":
-            try:
-                x = float(out[i + 1])
-            except ValueError:
-                continue
-            if math.isfinite(x) and x > most:
-                out[i + 1] = str(most)
-    return out if "--time-limit" in out else [*out, "--time-limit", str(most)]
+@cache
+def _parser() -> object:
+    from gameopt.cli.main import build_parser
+
+    return build_parser()
+
+
+def _clamp_time(words: list[str], most: float, command: tuple[str, ...] = ("deck", "mdp",
+                                                                           "FILE")) -> list[str]:
+    """``words`` with a ``--time-limit`` of at most ``most`` seconds: when the words parse
+    (as argparse reads them: ``--time-limit=X``, a prefix such as ``--ti``, the last one
+    winning) to a longer limit, or to none (``inf`` means no limit), ``--time-limit
+    most`` is added at the end. A bad value stays, for the command to refuse."""
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
+            ns = _parser().parse_args([*command, *words])  # type: ignore[attr-defined]
+    except SystemExit:
+        return words  # refused by argparse: the command will refuse it the same way
+    limit = getattr(ns, "time_limit", None)
+    if isinstance(limit, float) and not math.isnan(limit) and limit <= most:
+        return words
+    if isinstance(limit, float) and math.isnan(limit):
+        return words  # refused by the command: keep it
+    return [*words, "--time-limit", str(most)]
 
 
 @target("deck.mdp-cli", seeds=lambda: [b"--time-limit\n0.05\n--seed\n1\n--target\n100",
