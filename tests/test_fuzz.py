@@ -31,9 +31,11 @@ def test_short_fuzz_pass(name: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("finding", FINDINGS, ids=lambda f: f"{f.target}:{f.what[:40]}")
 def test_findings_stay_fixed(finding, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # memory measured for the memory findings only: under tracemalloc, loading numba's
+    # kernels on a first input took a minute
     assert check_input(TARGETS[finding.target], finding.data,
-                       Context(tmp_path, random.Random(0)), trace_memory=True,
-                       timed=False) is None
+                       Context(tmp_path, random.Random(0)),
+                       trace_memory=finding.what.startswith("memory"), timed=False) is None
 
 
 def test_the_harness_sees_a_traceback(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ inputs and on mutations of them and records a *failure* when
   Python exception text in a protocol reply...);
 * one input takes more than the target's CPU budget (``seconds``), or, on the inputs
   measured with :mod:`tracemalloc` (one in ``memory_every``), allocates more than the
-  target's ``memory`` bytes at its peak;
+  target's ``memory`` bytes at its peak, or makes gameopt's code raise a warning
+  (numpy's ``RuntimeWarning`` on a cast...: lines on the user's stderr);
 * one input runs away: a CPU interval timer (``ITIMER_PROF``, the process's CPU time)
   interrupts it after :func:`hard_limit` seconds with :class:`Runaway`, which the
   engine records as a failure with that input, and the run goes on with the next one.
@@ -43,6 +44,7 @@ import threading
 import time
 import traceback
 import tracemalloc
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -320,15 +322,46 @@ def _cpu_timer(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGPROF, old)
 
 
+class _Warned(Exception):
+    """A warning gameopt's code raised (numpy's ``RuntimeWarning``, a ``UserWarning``...):
+    two more lines on the user's stderr, and usually a value read wrong."""
+
+    def __init__(self, w: warnings.WarningMessage) -> None:
+        super().__init__(f"{w.category.__name__}: {str(w.message)[:200]}")
+        path = w.filename
+        cut = path.rfind("gameopt" + os.sep)
+        self.key = f"{w.category.__name__} at {path[cut:]}:{w.lineno}"
+
+
+def _ours(w: warnings.WarningMessage) -> bool:
+    return ("gameopt" + os.sep in w.filename and "benchmarks" not in w.filename
+            and not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning))
+            and not w.category.__module__.startswith("numba"))
+
+
 def _run(tgt: Target, data: bytes, ctx: Context, limit: float) -> float:
-    """CPU seconds of one run of ``tgt`` on ``data``; exceptions pass through."""
+    """CPU seconds of one run of ``tgt`` on ``data``; exceptions pass through, and a
+    warning from gameopt's code (before a result or a documented error) is raised as
+    :class:`_Warned`."""
     t0 = time.process_time()
+    seen: list[warnings.WarningMessage] = []
     try:
-        with _cpu_timer(limit):
+        with _cpu_timer(limit), warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
             tgt.fn(data, ctx)
+    except GameoptError:
+        _warned(seen)
+        raise
     finally:
         spent = time.process_time() - t0
+    _warned(seen)
     return spent
+
+
+def _warned(seen: list[warnings.WarningMessage]) -> None:
+    for w in seen:
+        if _ours(w):
+            raise _Warned(w)
 
 
 def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = False,
@@ -354,6 +387,8 @@ def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = 
                     f"{text[:200]!r}")
     except ContractError as e:
         return f"contract: {str(e).split(':')[0]}", f"contract broken: {str(e)[:300]}"
+    except _Warned as e:
+        return e.key, f"warning: {e}"
     except RecursionError as e:
         return f"RecursionError at {_where(e)}", "RecursionError"
     except Exception as e:  # noqa: BLE001 - the point: anything else is a failure

@@ -72,6 +72,14 @@ FINDINGS: list[Finding] = [
     Finding("pairing.elo", b"%%Tournament: T\n%Player: 1 - A\n%Player: 2 - B\n%Round 1\n1 ("
             + b"9" * 5000 + b")>(24) 2 B\n", "ValueError: int() of 5000-digit discs"),
     Finding("pairing.trf", b"012 T\nXXR " + b"9" * 5000 + b"\n", "ValueError: 5000-digit XXR"),
+    Finding("deck.pool-csv", b"id,na" + b"[" * 200_000 + b"\n1,a\n",
+            "csv.Error: the header row over csv's field limit, read outside the try"),
+    Finding("deck.collection", b"id," + b"(" * 200_000 + b"\n1\n",
+            "csv.Error: the header row over csv's field limit, read outside the try"),
+    Finding("deck.collection", b"id\n1006\x1d\n",
+            "ValueError: \\s matched '\\x1d', int() refuses it"),
+    Finding("deck.mdp", b"3 2\n0 1 1\n0 1e300 2\n1 2 3\n",
+            "RuntimeWarning: an index of 1e300 cast to int64 before the range check"),
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),

@@ -62,10 +62,10 @@ __all__ = ["read_pool", "write_pool", "read_collection", "write_collection", "re
 
 #: A whole number as files write it: ASCII digits, an optional minus, at most 18 digits
 #: (so it fits int64; Unicode digits such as ``١`` or ``２`` and ``1_000`` are refused).
-_INT = re.compile(r"\s*-?[0-9]{1,18}\s*")
+_INT = re.compile(r"\s*-?[0-9]{1,18}\s*", re.ASCII)  # ASCII spaces: int() refuses '\x1d'
 #: A decimal number in ASCII (``float`` alone also takes ``١.٥``, ``1_0`` and ``nan``).
 _FLOAT = re.compile(r"\s*[-+]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?|nan|inf|infinity)"
-                    r"\s*", re.IGNORECASE)
+                    r"\s*", re.IGNORECASE | re.ASCII)
 
 
 def _int(value: Any, where: str, fld: str) -> int:
@@ -73,7 +73,7 @@ def _int(value: Any, where: str, fld: str) -> int:
         return value
     if isinstance(value, str) and _INT.fullmatch(value):
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value, re.ASCII):
         raise InvalidInputError(f"{where}: {fld}: {value.strip()[:20]}... ({len(value.strip())}"
                                 " digits) is out of range")
     shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:36] + "..."
@@ -121,7 +121,10 @@ def _csv_rows(path: Path, need: Sequence[str], what: str
               ) -> Iterable[tuple[str, dict[str, Any]]]:
     text = read_text(path, what)
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip() for h in (reader.fieldnames or [])]  # reads the first row
+    except csv.Error as e:
+        raise InvalidInputError(f"{path}:1: not CSV ({e})") from None
     reader.fieldnames = header
     for f in need:
         if f not in header:
@@ -456,10 +459,10 @@ def read_mdp(path: str | Path) -> DeckProblem:
         t = int(bad[0])
         raise InvalidInputError(f"{path}:{_line_of(body, t)}: index {_num(idx[t])} is not a "
                                 "whole number")
-    i, j = idx[:, 0].astype(np.int64), idx[:, 1].astype(np.int64)
-    for t in np.flatnonzero((i < 0) | (i >= n) | (j < 0) | (j >= n))[:1]:
+    for t in np.flatnonzero(((idx < 0) | (idx >= n)).any(axis=1))[:1]:  # before the cast
         raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: index outside 0..{n - 1} "
-                                f"({i[t]} {j[t]})")
+                                f"({_num(idx[t])})")
+    i, j = idx[:, 0].astype(np.int64), idx[:, 1].astype(np.int64)
     for t in np.flatnonzero(i == j)[:1]:
         raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: diagonal entry ({i[t]} "
                                 f"{j[t]}): pairs need two different elements")
