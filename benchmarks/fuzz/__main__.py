@@ -67,10 +67,21 @@ def replay_findings(name: str, tmp: Path) -> tuple[int, int]:
     return found, failing
 
 
+#: CPU milliseconds per input of the slow targets (measured on 2026-11-24): the run starts
+#: them first, so that with ``-j`` the fast ones fill in at the end.
+COST = {"web.desk-forms": 6.0, "web.pages": 6.0, "web.api-decks": 5.0,
+        "reversi.nboard-engine": 4.5, "go.sgf": 3.3, "pairing.elo": 3.3, "deck.rules-cli": 2.7,
+        "web.reversi-ws": 2.7, "deck.mdp-cli": 2.1, "pairing.players-csv": 1.7,
+        "pairing.results-csv": 1.7, "pairing.sqlite": 1.7, "deck.scores-csv": 1.5,
+        "reversi.ggf": 1.6, "pairing.trf": 1.6, "pairing.toml": 1.2, "sudoku.file": 1.2}
+
 #: A child whose current input has used this many CPU seconds past the input's hard
 #: limit (:func:`benchmarks.fuzz.engine.hard_limit`) is killed: its timer could not stop
 #: it (a loop in C code, a thread the signal does not reach).
 KILL_GRACE = 20.0
+#: ... or whose input has taken this many times that in wall-clock time (an input that
+#: waits for ever uses no CPU; the machine may be shared, so the margin is wide).
+WALL = 6.0
 
 
 def _cpu_of(pid: int) -> float:
@@ -86,13 +97,16 @@ def _cpu_of(pid: int) -> float:
 def _child(conn: Connection, shared: Any, name: str, inputs: int, seed: int, memory: int,
            budget: float | None, start: int) -> None:
     """One target's run in its own process: ``shared`` holds the index of the input
-    running and the process CPU when it began; new failures and the final stats go
-    through ``conn``."""
+    running, the process CPU when it began and the number of seeds; new failures and
+    the final stats go through ``conn``."""
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
+    shared[2] = seed_count(TARGETS[name])
+
     def at(i: int) -> None:
         shared[1] = time.process_time()
+        shared[3] = time.monotonic()
         shared[0] = i
 
     with tempfile.TemporaryDirectory(prefix=f"fuzz-{name}-") as tmp:
@@ -135,11 +149,14 @@ def _merge(a: RunStats | None, b: RunStats) -> RunStats:
 
 def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
              budget: float | None, report: Callable[[tuple[RunStats, int, int]], None]
-             | None = None, grace: float = KILL_GRACE) -> list[tuple[RunStats, int, int]]:
+             | None = None, grace: float = KILL_GRACE, progress_every: float = 0.0
+             ) -> list[tuple[RunStats, int, int]]:
     """Run the targets ``names``, ``jobs`` processes at a time (one target per process,
     forked, so all run at once up to ``jobs`` whatever each costs). A child whose input
     outlives its hard limit by ``grace`` CPU seconds is killed; its input is rebuilt from
-    the seed and recorded as a failure, and a new child goes on from the next input."""
+    the seed and recorded as a failure, and a new child goes on from the next input.
+    Every ``progress_every`` seconds (0: never) the input each running target is on goes
+    to stderr (how far a run stopped early got)."""
     ctx = multiprocessing.get_context("fork")
     queue = [_Job(n) for n in names]
     running: list[_Job] = []
@@ -147,7 +164,8 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
 
     def launch(job: _Job) -> None:
         parent, child = ctx.Pipe(duplex=False)
-        job.shared = ctx.RawArray("d", [float(job.start), 0.0])
+        # input, its CPU start, seeds, its wall-clock start
+        job.shared = ctx.RawArray("d", [-1.0, 0.0, 1.0, time.monotonic()])
         job.proc = ctx.Process(target=_child, args=(child, job.shared, job.name, inputs,
                                                     seed, memory, budget, job.start),
                                name=f"fuzz-{job.name}", daemon=True)
@@ -164,9 +182,14 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
         if report is not None:
             report(result)
 
+    shown = time.monotonic()
     while queue or running:
         while queue and len(running) < jobs:
             launch(queue.pop(0))
+        if progress_every and time.monotonic() - shown > progress_every:
+            shown = time.monotonic()
+            print("progress: " + ", ".join(f"{j.name} {max(0, int(j.shared[0]))}"
+                                           for j in running), file=sys.stderr, flush=True)
         ready = mp_connection.wait([j.conn for j in running if j.conn is not None], 1.0)
         for job in list(running):
             assert job.conn is not None
@@ -187,8 +210,9 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
             index = int(job.shared[0])
             tgt = TARGETS[job.name]
             cpu = _cpu_of(job.proc.pid)
-            over = (index >= 0 and cpu - job.shared[1]
-                    > hard_limit(tgt.seconds, index >= seed_count(tgt)) + grace)
+            hard = hard_limit(tgt.seconds, index >= job.shared[2]) + grace
+            over = index >= 0 and (cpu - job.shared[1] > hard  # CPU: a loop in C
+                                   or time.monotonic() - job.shared[3] > WALL * hard)  # waits
             if not over and kind != "died" and (job.proc.is_alive() or job.conn.poll()):
                 continue  # running, or its last message not read yet
             job.proc.kill()
@@ -200,7 +224,8 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
                 lost = _merge(job.latest, RunStats(job.name, inputs=done_here
                                                    - job.latest.inputs))
                 lost.cpu_seconds = cpu
-            why = (f"killed: its input ran past the hard limit + {grace:.0f} CPU s" if over
+            why = (f"killed: its input ran past the hard limit + {grace:.0f} CPU s (or "
+                   f"{WALL:g} times that in wall time)" if over
                    else f"process died (exit {job.proc.exitcode})")
             lost.add("killed" if over else "died", f"{why} at input {index}", data)
             job.stats = _merge(job.stats, lost)
@@ -228,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=None,
                     help="CPU seconds per target: stop early (the table shows the inputs run)")
     ap.add_argument("--show", action="store_true", help="print each failure and its input")
+    ap.add_argument("--progress", type=float, default=60.0,
+                    help="print each running target's input number every S seconds (0: no)")
     args = ap.parse_args(argv)
     names = [n for n in TARGETS if args.targets in n]
     if not names:
@@ -244,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {f.key}: {f.what} input {f.data[:200]!r}", file=sys.stderr,
                   flush=True)
 
-    results = run_jobs(names, args.inputs, args.seed, args.jobs, int(args.memory * 2**30),
-                       args.budget, report)
+    order = sorted(names, key=lambda n: -COST.get(n, 1.0))  # the slowest start first
+    results = run_jobs(order, args.inputs, args.seed, args.jobs, int(args.memory * 2**30),
+                       args.budget, report, progress_every=args.progress)
+    results.sort(key=lambda r: names.index(r[0].target))
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system
            - c0.user - c0.system - c0.children_user - c0.children_system)

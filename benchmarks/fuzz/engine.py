@@ -335,7 +335,9 @@ class _Warned(Exception):
 
 def _ours(w: warnings.WarningMessage) -> bool:
     return ("gameopt" + os.sep in w.filename and "benchmarks" not in w.filename
-            and not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning))
+            # a ResourceWarning comes from the garbage collector, at whatever line runs then
+            and not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning,
+                                            ResourceWarning))
             and not w.category.__module__.startswith("numba"))
 
 
