@@ -33,6 +33,13 @@ def _npz(**arrays: object) -> bytes:
     return buf.getvalue()
 
 
+def _trf_seed() -> bytes:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parents[2] / "tests" / "data" / "fuzz" / "pairing"
+            / "event.trf").read_bytes()
+
+
 FINDINGS: list[Finding] = [
     Finding("go.text", b"X.O\n.X.\n", "memory: read_bytes allocated its 1 GiB limit per file"),
     Finding("sudoku.file", b'puzzle,solution\n"' + b"1" * 200_000 + b'",x\n',
@@ -80,6 +87,8 @@ FINDINGS: list[Finding] = [
             "ValueError: \\s matched '\\x1d', int() refuses it"),
     Finding("deck.mdp", b"3 2\n0 1 1\n0 1e300 2\n1 2 3\n",
             "RuntimeWarning: an index of 1e300 cast to int64 before the range check"),
+    Finding("pairing.trf", _trf_seed().replace(b"   5 w 1", b"5  5 w 1", 1),
+            "ValueError: int('5  5') of a TRF block's opponent"),
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),
