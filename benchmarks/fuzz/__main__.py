@@ -149,8 +149,8 @@ def _merge(a: RunStats | None, b: RunStats) -> RunStats:
 
 def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
              budget: float | None, report: Callable[[tuple[RunStats, int, int]], None]
-             | None = None, grace: float = KILL_GRACE, progress_every: float = 0.0
-             ) -> list[tuple[RunStats, int, int]]:
+             | None = None, grace: float = KILL_GRACE, progress_every: float = 0.0,
+             start: int = 0) -> list[tuple[RunStats, int, int]]:
     """Run the targets ``names``, ``jobs`` processes at a time (one target per process,
     forked, so all run at once up to ``jobs`` whatever each costs). A child whose input
     outlives its hard limit by ``grace`` CPU seconds is killed; its input is rebuilt from
@@ -158,7 +158,7 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
     Every ``progress_every`` seconds (0: never) the input each running target is on goes
     to stderr (how far a run stopped early got)."""
     ctx = multiprocessing.get_context("fork")
-    queue = [_Job(n) for n in names]
+    queue = [_Job(n, start) for n in names]
     running: list[_Job] = []
     results: list[tuple[RunStats, int, int]] = []
 
@@ -244,7 +244,8 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.fuzz",
                                  description=__doc__.split("\n\n")[0])
-    ap.add_argument("--inputs", type=int, default=100_000, help="inputs per target")
+    ap.add_argument("--inputs", type=int, default=100_000,
+                    help="inputs per target (with --start S: inputs S to N-1)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--targets", default="", help="only targets whose name contains this")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (one target each)")
@@ -252,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="address-space ceiling per process, GiB (0: none)")
     ap.add_argument("--budget", type=float, default=None,
                     help="CPU seconds per target: stop early (the table shows the inputs run)")
+    ap.add_argument("--start", type=int, default=0,
+                    help="begin at this input of each target's stream (to continue a run "
+                         "stopped early: its progress lines say where each target was)")
     ap.add_argument("--show", action="store_true", help="print each failure and its input")
     ap.add_argument("--progress", type=float, default=60.0,
                     help="print each running target's input number every S seconds (0: no)")
@@ -273,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
 
     order = sorted(names, key=lambda n: -COST.get(n, 1.0))  # the slowest start first
     results = run_jobs(order, args.inputs, args.seed, args.jobs, int(args.memory * 2**30),
-                       args.budget, report, progress_every=args.progress)
+                       args.budget, report, progress_every=args.progress, start=args.start)
     results.sort(key=lambda r: names.index(r[0].target))
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system

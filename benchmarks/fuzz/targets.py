@@ -580,6 +580,7 @@ def _web() -> tuple[object, Path]:
 
     root = Path(tempfile.mkdtemp(prefix="fuzz-web-"))
     client = TestClient(create_app(root), base_url="http://testserver")
+    client.__enter__()  # one event loop thread for the process, not one per request
     client.cookies.set("gameopt_csrf", _CSRF)
     return client, root
 
@@ -730,7 +731,9 @@ def _api() -> tuple[object, list[int]]:
     owned = sorted(d.collection.owned)
     app = create_api(cat, _InProcessDecks(cat), collections={"mine": owned},  # type: ignore[arg-type]
                      default_budget=0.01)
-    return TestClient(app, base_url="http://testserver"), owned
+    client = TestClient(app, base_url="http://testserver")
+    client.__enter__()  # one event loop thread for the process, not one per request
+    return client, owned
 
 
 def _api_seeds() -> list[bytes]:
