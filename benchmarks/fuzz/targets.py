@@ -295,7 +295,9 @@ def deck_collection(data: bytes, ctx: Context) -> None:
 def deck_scores_csv(data: bytes, ctx: Context) -> None:
     from gameopt.deck.formats import read_scores
 
-    read_scores(ctx.write("s.csv", data), _pool())  # type: ignore[arg-type]
+    path = ctx.write("s.csv", data)
+    read_scores(path, _pool())  # type: ignore[arg-type]
+    read_scores(path)  # the ids the file names: a k x k matrix under a ceiling
 
 
 _NPZ_DTYPES = ["<i8", "<i4", "<u1", "<f4", "<f8", "<c8", "?", "<U3", "|S2", "<m8", "O"]

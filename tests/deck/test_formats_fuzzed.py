@@ -122,3 +122,24 @@ def test_triplet_indices_and_mdp_indices_are_whole(tmp_path: Path) -> None:
         with pytest.raises(InvalidInputError,
                            match=r"m\.txt:3: index outside 0\.\.2 \(0 1e\+300\)"):
             read_mdp(mdp)
+
+
+def test_a_scores_csv_naming_too_many_pieces_is_refused_before_the_matrix(
+        tmp_path: Path) -> None:
+    # 10,000 lines name 20,000 pieces: 1.6 GB of float32 was allocated, with no ceiling
+    import tracemalloc
+
+    from gameopt.deck.formats import MAX_SCORE_PIECES
+
+    path = tmp_path / "s.csv"
+    n = MAX_SCORE_PIECES // 2 + 1
+    path.write_text("a,b,score\n" + "".join(f"{2 * i + 1},{2 * i + 2},1\n" for i in range(n)))
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidInputError, match=r"s\.csv: 16,386 pieces: the score "
+                                                    r"matrix would take 1,074,003,984 bytes"):
+            read_scores(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 << 20

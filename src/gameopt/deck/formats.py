@@ -60,6 +60,9 @@ __all__ = ["read_pool", "write_pool", "read_collection", "write_collection", "re
 
 
 
+#: Most pieces of a score matrix read from CSV: 4 bytes x pieces^2 <= MAX_FILE_BYTES.
+MAX_SCORE_PIECES = math.isqrt(MAX_FILE_BYTES // 4)
+
 #: A whole number as files write it: ASCII digits, an optional minus, at most 18 digits
 #: (so it fits int64; Unicode digits such as ``١`` or ``２`` and ``1_000`` are refused).
 _INT = re.compile(r"\s*-?[0-9]{1,18}\s*", re.ASCII)  # ASCII spaces: int() refuses '\x1d'
@@ -217,7 +220,10 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
     """Read scores from NPZ (dense or triplets) or CSV triplets (by suffix).
 
     Ids are checked against ``pool`` when given; an NPZ without ``ids`` needs the pool
-    (rows in pool order).
+    (rows in pool order). CSV triplets fill a dense float32 matrix of the pool's pieces
+    (without a pool: of the ids the file names), refused beyond
+    :data:`~gameopt.core.MAX_FILE_BYTES` (:data:`MAX_SCORE_PIECES` pieces) before it is
+    allocated.
     """
     p = Path(path)
     if p.suffix.lower() == ".npz":
@@ -332,6 +338,10 @@ def _read_scores_csv(p: Path, pool: Pool | None) -> Scores:
                                     f"{seen[key][0]} at {seen[key][1]} (not symmetric)")
         seen[key] = (s, where)
     ids = pool.ids if pool is not None else tuple(sorted({x for k in seen for x in k}))
+    if 4 * len(ids) ** 2 > MAX_FILE_BYTES:  # checked before the k x k float32 matrix
+        raise InvalidInputError(f"{p}: {len(ids):,} pieces: the score matrix would take "
+                                f"{4 * len(ids) ** 2:,} bytes (at most {MAX_FILE_BYTES:,}: "
+                                f"{MAX_SCORE_PIECES:,} pieces)")
     pos = {pid: i for i, pid in enumerate(ids)}
     R = np.zeros((len(ids), len(ids)), dtype=np.float32)
     for (a, b), (s, _) in seen.items():
