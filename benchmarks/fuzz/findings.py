@@ -89,6 +89,10 @@ FINDINGS: list[Finding] = [
             "RuntimeWarning: an index of 1e300 cast to int64 before the range check"),
     Finding("pairing.trf", _trf_seed().replace(b"   5 w 1", b"5  5 w 1", 1),
             "ValueError: int('5  5') of a TRF block's opponent"),
+    Finding("web.reversi-ws", b'{"op": "graph", "moves": ' + b"[" * 5000 + b"}",
+            "RecursionError: json.loads of a socket message (only ValueError caught)"),
+    Finding("web.players-csv", b"name,id,country,rating\rAnn,1001,USA,1554\rBo,1002",
+            "csv.Error: new-line character seen in unquoted field (CR line ends)"),
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),
