@@ -111,6 +111,8 @@ from gameopt.pairing.model import BYE, Pairing
 from gameopt.pairing.records import MAX_NAME, GameRecord, Outcome, PlayerRecord, check_discs
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
+from gameopt.pairing.trf import _float as _ascii_float
+from gameopt.pairing.trf import _int as _ascii_int
 from gameopt.pairing.trf import format_trf16, parse_trf16
 
 __all__ = [
@@ -792,26 +794,12 @@ def _field(raw: str, start: int, width: int) -> str:
     return raw[start:start + width].strip()
 
 
-def _ascii_int(text: str) -> int:
-    """``int`` of ASCII digits only (``int`` alone takes ``١٢`` and ``1_0``): ValueError."""
-    if not re.fullmatch(r"\s*[-+]?[0-9]{1,18}\s*", text, re.ASCII):
-        raise ValueError(text)
-    return int(text)
-
-
-def _ascii_num(text: str) -> str:
-    """``text`` when it is a finite decimal in ASCII (not ``nan``, ``١``): ValueError."""
-    if not re.fullmatch(r"[-+]?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)", text, re.ASCII):
-        raise ValueError(text)
-    return text
-
-
 def _trf_player(raw: str, lay: _Layout, where: str) -> tuple[PlayerRecord, list[_Block]]:
     s = lay.starts
     try:
         seq = _ascii_int(raw[4:8])
         rating_s = _field(raw, s["rating"], lay.rating)
-        rating = float(_ascii_num(rating_s)) if rating_s else None
+        rating = _ascii_float(rating_s) if rating_s else None
     except ValueError:
         raise InvalidInputError(f"{where}: bad start rank or rating") from None
     pid = _field(raw, s["id"], lay.id)

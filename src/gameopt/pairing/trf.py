@@ -176,15 +176,16 @@ _ASCII_NUM = re.compile(r"[-+]?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)")
 
 
 def _int(text: str) -> int:
-    """An integer in ASCII (``int`` alone takes ``١٢``, ``1_0``, ``²``): ValueError else."""
-    if not _ASCII_INT.fullmatch(text):
+    """An integer in ASCII, spaces around it allowed (``int`` alone takes ``١٢``, ``1_0``):
+    ValueError else. Shared with the legacy TRF reader of :mod:`gameopt.pairing.formats`."""
+    if not _ASCII_INT.fullmatch(text.strip(" ")):
         raise ValueError(text)
     return int(text)
 
 
 def _float(text: str) -> float:
     """A finite decimal in ASCII (``float`` alone takes ``nan``, ``inf``, ``١``)."""
-    if not _ASCII_NUM.fullmatch(text):
+    if not _ASCII_NUM.fullmatch(text.strip(" ")):
         raise ValueError(text)
     return float(text)
 
