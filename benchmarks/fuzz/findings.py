@@ -93,6 +93,8 @@ FINDINGS: list[Finding] = [
             "RecursionError: json.loads of a socket message (only ValueError caught)"),
     Finding("web.players-csv", b"name,id,country,rating\rAnn,1001,USA,1554\rBo,1002",
             "csv.Error: new-line character seen in unquoted field (CR line ends)"),
+    Finding("web.desk-forms", b"9" * 10_001 + b"\nname=Ann",
+            "ValueError in the harness itself: int() of a 10,001-digit route number"),
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),

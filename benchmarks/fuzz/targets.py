@@ -618,7 +618,7 @@ def _route_and_body(data: bytes, routes: tuple[str, ...], ctx: Context) -> tuple
     """An input is ``ROUTE-NUMBER\\nBODY``; a line that is not a known route number sends
     the body to a route chosen at random."""
     head, sep, body = data.partition(b"\n")
-    if sep and head.isdigit() and int(head) < len(routes):
+    if sep and head.isascii() and head.isdigit() and len(head) <= 3 and int(head) < len(routes):
         return routes[int(head)], body
     return ctx.rng.choice(routes), data
 
