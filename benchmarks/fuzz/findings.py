@@ -95,6 +95,8 @@ FINDINGS: list[Finding] = [
             "csv.Error: new-line character seen in unquoted field (CR line ends)"),
     Finding("web.desk-forms", b"9" * 10_001 + b"\nname=Ann",
             "ValueError in the harness itself: int() of a 10,001-digit route number"),
+    Finding("web.desk-forms", b"10\ncsrf=cmn\xe6yrm=yfs",
+            "TypeError: hmac.compare_digest of a non-ASCII CSRF field (a 500)"),
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),

@@ -27,3 +27,18 @@ def test_bad_sheets_are_one_line(text: str, match: str) -> None:
     with pytest.raises(InvalidInputError, match=match) as info:
         parse_players_csv(text, "p.csv")
     assert "\n" not in str(info.value)
+
+
+def test_a_csrf_field_with_non_ascii_characters_is_a_403(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # found by the fuzzing (web.desk-forms, web.pages): hmac.compare_digest raised
+    # TypeError on a non-ASCII str, a 500
+    from starlette.testclient import TestClient
+
+    from gameopt.web.app import create_app
+
+    with TestClient(create_app(tmp_path), base_url="http://testserver") as client:
+        client.cookies.set("gameopt_csrf", "token-1234")
+        r = client.post("/desk/new", content="csrf=t\u00e6rt&slug=x".encode(),
+                        headers={"content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 403
+    assert "CSRF check failed" in r.text
