@@ -247,7 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inputs", type=int, default=100_000,
                     help="inputs per target (with --start S: inputs S to N-1)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--targets", default="", help="only targets whose name contains this")
+    ap.add_argument("--targets", default="",
+                    help="only targets whose name contains this (or one of these, comma-separated)")
     ap.add_argument("-j", "--jobs", type=int, default=1, help="processes (one target each)")
     ap.add_argument("--memory", type=float, default=4.0,
                     help="address-space ceiling per process, GiB (0: none)")
@@ -260,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", type=float, default=60.0,
                     help="print each running target's input number every S seconds (0: no)")
     args = ap.parse_args(argv)
-    names = [n for n in TARGETS if args.targets in n]
+    names = [n for n in TARGETS if any(t in n for t in args.targets.split(","))]
     if not names:
         ap.error(f"no target matches {args.targets!r}; targets: {', '.join(TARGETS)}")
     w0, c0 = time.perf_counter(), os.times()
