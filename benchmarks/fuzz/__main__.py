@@ -29,6 +29,7 @@ import multiprocessing
 import multiprocessing.connection as mp_connection
 import os
 import resource
+import signal
 import sys
 import tempfile
 import time
@@ -74,6 +75,10 @@ COST = {"web.desk-forms": 6.0, "web.pages": 6.0, "web.api-decks": 5.0,
         "web.reversi-ws": 2.7, "deck.mdp-cli": 2.1, "pairing.players-csv": 1.7,
         "pairing.results-csv": 1.7, "pairing.sqlite": 1.7, "deck.scores-csv": 1.5,
         "reversi.ggf": 1.6, "pairing.trf": 1.6, "pairing.toml": 1.2, "sudoku.file": 1.2}
+
+#: ``found`` of a result whose target was stopped early (its ``failing`` is then the
+#: input to continue from, with ``--start``).
+STOPPED = -1
 
 #: A child whose current input has used this many CPU seconds past the input's hard
 #: limit (:func:`benchmarks.fuzz.engine.hard_limit`) is killed: its timer could not stop
@@ -183,60 +188,74 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
             report(result)
 
     shown = time.monotonic()
-    while queue or running:
-        while queue and len(running) < jobs:
-            launch(queue.pop(0))
-        if progress_every and time.monotonic() - shown > progress_every:
-            shown = time.monotonic()
-            print("progress: " + ", ".join(f"{j.name} {max(0, int(j.shared[0]))}"
-                                           for j in running), file=sys.stderr, flush=True)
-        ready = mp_connection.wait([j.conn for j in running if j.conn is not None], 1.0)
-        for job in list(running):
-            assert job.conn is not None
-            if job.conn in ready:
-                try:
-                    kind, payload = job.conn.recv()
-                except EOFError:  # died without a word (a crash, the memory ceiling...)
-                    kind, payload = "died", None
-                if kind == "found":
-                    job.latest = payload
-                    continue
-                if kind == "done":
-                    job.proc.join()
-                    finish(job, payload)
-                    continue
-            else:
-                kind = ""
+    try:
+        while queue or running:
+            while queue and len(running) < jobs:
+                launch(queue.pop(0))
+            if progress_every and time.monotonic() - shown > progress_every:
+                shown = time.monotonic()
+                print("progress: " + ", ".join(f"{j.name} {max(0, int(j.shared[0]))}"
+                                               for j in running), file=sys.stderr, flush=True)
+            ready = mp_connection.wait([j.conn for j in running if j.conn is not None], 1.0)
+            for job in list(running):
+                assert job.conn is not None
+                if job.conn in ready:
+                    try:
+                        kind, payload = job.conn.recv()
+                    except EOFError:  # died without a word (a crash, the memory ceiling...)
+                        kind, payload = "died", None
+                    if kind == "found":
+                        job.latest = payload
+                        continue
+                    if kind == "done":
+                        job.proc.join()
+                        finish(job, payload)
+                        continue
+                else:
+                    kind = ""
+                index = int(job.shared[0])
+                tgt = TARGETS[job.name]
+                cpu = _cpu_of(job.proc.pid)
+                hard = hard_limit(tgt.seconds, index >= job.shared[2]) + grace
+                over = index >= 0 and (cpu - job.shared[1] > hard  # CPU: a loop in C
+                                       or time.monotonic() - job.shared[3] > WALL * hard)  # waits
+                if not over and kind != "died" and (job.proc.is_alive() or job.conn.poll()):
+                    continue  # running, or its last message not read yet
+                job.proc.kill()
+                job.proc.join()
+                data = next(inputs_of(tgt, seed, index))[1] if index >= 0 else b""
+                done_here = max(0, index - job.start + 1)
+                lost = RunStats(job.name, inputs=done_here, cpu_seconds=cpu)
+                if job.latest is not None:
+                    lost = _merge(job.latest, RunStats(job.name, inputs=done_here
+                                                       - job.latest.inputs))
+                    lost.cpu_seconds = cpu
+                why = (f"killed: its input ran past the hard limit + {grace:.0f} CPU s (or "
+                       f"{WALL:g} times that in wall time)" if over
+                       else f"process died (exit {job.proc.exitcode})")
+                lost.add("killed" if over else "died", f"{why} at input {index}", data)
+                job.stats = _merge(job.stats, lost)
+                running.remove(job)
+                if index < 0 or index + 1 >= inputs:
+                    results.append((job.stats, 0, 0))
+                    if report is not None:
+                        report(results[-1])
+                else:
+                    job.start = index + 1
+                    launch(job)
+    except KeyboardInterrupt:  # stopped early (Ctrl-C, or SIGTERM: see main)
+        for job in running:
             index = int(job.shared[0])
-            tgt = TARGETS[job.name]
             cpu = _cpu_of(job.proc.pid)
-            hard = hard_limit(tgt.seconds, index >= job.shared[2]) + grace
-            over = index >= 0 and (cpu - job.shared[1] > hard  # CPU: a loop in C
-                                   or time.monotonic() - job.shared[3] > WALL * hard)  # waits
-            if not over and kind != "died" and (job.proc.is_alive() or job.conn.poll()):
-                continue  # running, or its last message not read yet
             job.proc.kill()
             job.proc.join()
-            data = next(inputs_of(tgt, seed, index))[1] if index >= 0 else b""
-            done_here = max(0, index - job.start + 1)
-            lost = RunStats(job.name, inputs=done_here, cpu_seconds=cpu)
+            done_here = max(0, index - job.start)  # the inputs before the one running
+            part = RunStats(job.name, inputs=done_here, cpu_seconds=cpu)
             if job.latest is not None:
-                lost = _merge(job.latest, RunStats(job.name, inputs=done_here
+                part = _merge(job.latest, RunStats(job.name, inputs=done_here
                                                    - job.latest.inputs))
-                lost.cpu_seconds = cpu
-            why = (f"killed: its input ran past the hard limit + {grace:.0f} CPU s (or "
-                   f"{WALL:g} times that in wall time)" if over
-                   else f"process died (exit {job.proc.exitcode})")
-            lost.add("killed" if over else "died", f"{why} at input {index}", data)
-            job.stats = _merge(job.stats, lost)
-            running.remove(job)
-            if index < 0 or index + 1 >= inputs:
-                results.append((job.stats, 0, 0))
-                if report is not None:
-                    report(results[-1])
-            else:
-                job.start = index + 1
-                launch(job)
+                part.cpu_seconds = cpu
+            results.append((_merge(job.stats, part), STOPPED, job.start + done_here))
     results.sort(key=lambda r: names.index(r[0].target))
     return results
 
@@ -277,20 +296,26 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
 
     order = sorted(names, key=lambda n: -COST.get(n, 1.0))  # the slowest start first
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: a table too
     results = run_jobs(order, args.inputs, args.seed, args.jobs, int(args.memory * 2**30),
                        args.budget, report, progress_every=args.progress, start=args.start)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     results.sort(key=lambda r: names.index(r[0].target))
     c1 = os.times()
     cpu = (c1.user + c1.system + c1.children_user + c1.children_system
            - c0.user - c0.system - c0.children_user - c0.children_system)
     head = ["target", "inputs", "found", "fixed", "remaining", "refused %", "CPU s"]
-    rows, remaining = [], 0
+    rows, remaining, stopped = [], 0, []
     for stats, found, failing in results:
         new = len(stats.failures)
+        early = found == STOPPED
+        if early:  # stopped early: the corpus was not replayed
+            stopped.append(f"--targets {stats.target} --start {failing}")
+            found = failing = 0
         rem = new + failing
         remaining += rem
-        rows.append([stats.target, f"{stats.inputs:,}", str(found + new),
-                     str(found - failing), str(rem),
+        rows.append([stats.target, f"{stats.inputs:,}{' *' if early else ''}",
+                     str(found + new), str(found - failing), str(rem),
                      f"{100 * stats.refused / max(1, stats.inputs):.0f}",
                      f"{stats.cpu_seconds:.1f}"])
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
@@ -301,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(rows)} targets, {sum(s.inputs for s, _, _ in results):,} inputs, "
           f"{remaining} remaining; wall {time.perf_counter() - w0:.0f} s, CPU {cpu:.0f} s "
           f"(seed {args.seed}, {args.jobs} jobs)")
+    not_run = [n for n in names if n not in {r[0].target for r in results}]
+    if stopped or not_run:
+        print("stopped early; to continue: " + "; ".join(stopped)
+              + (f"; --targets {','.join(not_run)}" if not_run else ""))
     for stats, _, _ in results:
         for f in stats.failures.values():
             print(f"FAIL {stats.target}: {f.key} x{f.count}: {f.what}", file=sys.stderr)
