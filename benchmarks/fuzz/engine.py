@@ -12,7 +12,14 @@ inputs and on mutations of them and records a *failure* when
   Python exception text in a protocol reply...);
 * one input takes more than the target's CPU budget (``seconds``), or, on the inputs
   measured with :mod:`tracemalloc` (one in ``memory_every``), allocates more than the
-  target's ``memory`` bytes at its peak.
+  target's ``memory`` bytes at its peak, or makes gameopt's code raise a warning
+  (numpy's ``RuntimeWarning`` on a cast...: lines on the user's stderr);
+* one input runs away: a CPU interval timer (``ITIMER_PROF``, the process's CPU time)
+  interrupts it after :func:`hard_limit` seconds with :class:`Runaway`, which the
+  engine records as a failure with that input, and the run goes on with the next one.
+  The budget alone is checked after an input returns, so it cannot stop one that never
+  does; a parser stuck in C code, where no Python signal handler runs, is killed from
+  outside by the run's scheduler (``benchmarks/fuzz/__main__.py``).
 
 Failures are *distinct* by their key: the exception type and the innermost frame inside
 gameopt (file and line), so a thousand inputs that hit one bad line count once; the
@@ -31,10 +38,13 @@ import contextlib
 import hashlib
 import os
 import random
+import signal
 import sys
+import threading
 import time
 import traceback
 import tracemalloc
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +52,8 @@ from pathlib import Path
 from gameopt.errors import GameoptError
 
 __all__ = ["ContractError", "Context", "Target", "TARGETS", "target", "mutate", "run_target",
-           "check_input", "Failure", "RunStats", "files_state", "unchanged"]
+           "check_input", "Failure", "RunStats", "files_state", "unchanged", "Runaway",
+           "hard_limit", "inputs_of"]
 
 #: Largest mutated input, in bytes (giant-line tokens stay within it).
 MAX_INPUT = 1 << 20
@@ -50,6 +61,23 @@ MAX_INPUT = 1 << 20
 
 class ContractError(AssertionError):
     """A target saw a broken promise other than an exception (see the module notes)."""
+
+
+class Runaway(BaseException):  # noqa: N818 - not an error of the code under test's making
+    """Raised in the middle of an input by the CPU timer of :func:`check_input`. A
+    ``BaseException``, so a target's (or the code under test's) ``except Exception``
+    does not swallow it."""
+
+
+def hard_limit(seconds: float, timed: bool = True) -> float:
+    """CPU seconds after which one input is interrupted as a runaway: five times the
+    target's budget and at least 10 s; 120 s for a seed, whose first run may compile
+    numba kernels (a cold cache)."""
+    return max(5.0 * seconds, 10.0) if timed else 120.0
+
+
+def _on_timer(signum: int, frame: object) -> None:
+    raise Runaway
 
 
 @dataclass
@@ -279,16 +307,79 @@ def _where(exc: BaseException) -> str:
 last_refused = [False]
 
 
+@contextlib.contextmanager
+def _cpu_timer(seconds: float) -> Iterator[None]:
+    """Raise :class:`Runaway` in this (main) thread after ``seconds`` of process CPU."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only: no stop (the scheduler still kills)
+        return
+    old = signal.signal(signal.SIGPROF, _on_timer)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
+class _Warned(Exception):
+    """A warning gameopt's code raised (numpy's ``RuntimeWarning``, a ``UserWarning``...):
+    two more lines on the user's stderr, and usually a value read wrong."""
+
+    def __init__(self, w: warnings.WarningMessage) -> None:
+        super().__init__(f"{w.category.__name__}: {str(w.message)[:200]}")
+        path = w.filename
+        cut = path.rfind("gameopt" + os.sep)
+        self.key = f"{w.category.__name__} at {path[cut:]}:{w.lineno}"
+
+
+def _ours(w: warnings.WarningMessage) -> bool:
+    return ("gameopt" + os.sep in w.filename and "benchmarks" not in w.filename
+            # a ResourceWarning comes from the garbage collector, at whatever line runs then
+            and not issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning,
+                                            ResourceWarning))
+            and not w.category.__module__.startswith("numba"))
+
+
+def _run(tgt: Target, data: bytes, ctx: Context, limit: float) -> float:
+    """CPU seconds of one run of ``tgt`` on ``data``; exceptions pass through, and a
+    warning from gameopt's code (before a result or a documented error) is raised as
+    :class:`_Warned`."""
+    t0 = time.process_time()
+    seen: list[warnings.WarningMessage] = []
+    try:
+        with _cpu_timer(limit), warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            tgt.fn(data, ctx)
+    except GameoptError:
+        _warned(seen)
+        raise
+    finally:
+        spent = time.process_time() - t0
+    _warned(seen)
+    return spent
+
+
+def _warned(seen: list[warnings.WarningMessage]) -> None:
+    for w in seen:
+        if _ours(w):
+            raise _Warned(w)
+
+
 def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = False,
                 timed: bool = True) -> tuple[str, str] | None:
     """Run ``tgt`` on ``data``; ``None`` if the contract held, else ``(key, what)``."""
     _empty(ctx.tmp)
     last_refused[0] = False
+    limit = hard_limit(tgt.seconds, timed)
     if trace_memory:
         tracemalloc.start()
     t0 = time.process_time()
     try:
-        tgt.fn(data, ctx)
+        _run(tgt, data, ctx, limit)
+    except Runaway:
+        return "runaway", (f"interrupted after {time.process_time() - t0:.1f} CPU s on "
+                           f"one input (hard limit {limit:g} s)")
     except GameoptError as e:
         last_refused[0] = True
         text = str(e)
@@ -298,6 +389,8 @@ def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = 
                     f"{text[:200]!r}")
     except ContractError as e:
         return f"contract: {str(e).split(':')[0]}", f"contract broken: {str(e)[:300]}"
+    except _Warned as e:
+        return e.key, f"warning: {e}"
     except RecursionError as e:
         return f"RecursionError at {_where(e)}", "RecursionError"
     except Exception as e:  # noqa: BLE001 - the point: anything else is a failure
@@ -312,11 +405,13 @@ def check_input(tgt: Target, data: bytes, ctx: Context, *, trace_memory: bool = 
     if timed and spent > tgt.seconds:
         # confirmed on a second run: the first input to reach a numba kernel compiles or
         # loads it (a cold cache, as in CI), which costs once, not per input
-        t1 = time.process_time()
-        with contextlib.suppress(Exception):
+        try:
             _empty(ctx.tmp)
-            tgt.fn(data, ctx)
-        again = time.process_time() - t1
+            again = _run(tgt, data, ctx, limit)
+        except Runaway:
+            again = limit
+        except Exception:  # noqa: BLE001 - the first run passed; only the time matters
+            again = 0.0
         if again > tgt.seconds:
             return "slow", (f"{again:.2f} CPU s on one input, twice (budget "
                             f"{tgt.seconds} s)")
@@ -356,32 +451,60 @@ def unchanged(folder: Path, what: str) -> Iterator[None]:
         raise
 
 
+def inputs_of(tgt: Target, seed: int, start: int = 0) -> Iterator[tuple[int, bytes]]:
+    """``(index, input)`` of run ``seed`` of ``tgt`` from index ``start`` on: its seeds,
+    then mutations of them. The stream depends on ``seed`` only, so input ``i`` can be
+    rebuilt (for a report) and a run resumed after it (the mutations before ``start``
+    are drawn, not run)."""
+    rng = random.Random(f"{tgt.name}:{seed}")
+    seeds = [s[:MAX_INPUT] for s in tgt.seeds()] or [b""]
+    i = 0
+    while True:
+        data = seeds[i] if i < len(seeds) else mutate(rng.choice(seeds), rng, seeds,
+                                                     tgt.tokens)
+        if i >= start:
+            yield i, data
+        i += 1
+
+
+def seed_count(tgt: Target) -> int:
+    """How many of the first inputs are seeds (run untimed: they warm numba up)."""
+    return max(1, len(tgt.seeds()))
+
+
 def run_target(tgt: Target, inputs: int, seed: int, tmp: Path, *,
                memory_every: int = 50, progress: Callable[[int], None] | None = None,
-               budget: float | None = None) -> RunStats:
-    """Run ``tgt`` on its seeds, then on mutations, ``inputs`` inputs in all (fewer when
-    ``budget`` CPU seconds run out first)."""
-    rng = random.Random(f"{tgt.name}:{seed}")
+               budget: float | None = None, start: int = 0,
+               at: Callable[[int], None] | None = None,
+               found: Callable[[RunStats], None] | None = None) -> RunStats:
+    """Run ``tgt`` on its seeds, then on mutations, up to input ``inputs`` (fewer when
+    ``budget`` CPU seconds run out first), from input ``start``. ``at(i)`` is called
+    before input ``i`` runs, ``found(stats)`` after an input that failed."""
     ctx = Context(tmp, random.Random(f"{tgt.name}:ctx:{seed}"))
-    seeds = [s[:MAX_INPUT] for s in tgt.seeds()] or [b""]
+    n_seeds = seed_count(tgt)
     stats = RunStats(tgt.name)
     w0, c0 = time.perf_counter(), time.process_time()
     recursion = sys.getrecursionlimit()
-    for i in range(inputs):
-        data = seeds[i] if i < len(seeds) else mutate(rng.choice(seeds), rng, seeds,
-                                                     tgt.tokens)
+    if start >= inputs:
+        return stats
+    for i, data in inputs_of(tgt, seed, start):
+        if at is not None:
+            at(i)
         ctx.rng.seed(f"{seed}:{i}")
         bad = check_input(tgt, data, ctx, trace_memory=memory_every > 0
                           and i % memory_every == memory_every - 1,
-                          timed=i >= len(seeds))  # the seeds warm up (numba kernels load)
+                          timed=i >= n_seeds)  # the seeds warm up (numba kernels load)
         sys.setrecursionlimit(recursion)
         stats.inputs += 1
         stats.refused += last_refused[0]
         if bad is not None:
+            old = stats.failures.get(bad[0])
             stats.add(bad[0], bad[1], data)
+            if found is not None and (old is None or old.data is data):
+                found(stats)  # a new failure, or a shorter input for one
         if progress is not None and i % 1000 == 999:
             progress(i + 1)
-        if budget is not None and time.process_time() - c0 > budget:
+        if i + 1 >= inputs or (budget is not None and time.process_time() - c0 > budget):
             break
     stats.wall_seconds = time.perf_counter() - w0
     stats.cpu_seconds = time.process_time() - c0

@@ -33,6 +33,13 @@ def _npz(**arrays: object) -> bytes:
     return buf.getvalue()
 
 
+def _trf_seed() -> bytes:
+    from pathlib import Path
+
+    return (Path(__file__).resolve().parents[2] / "tests" / "data" / "fuzz" / "pairing"
+            / "event.trf").read_bytes()
+
+
 FINDINGS: list[Finding] = [
     Finding("go.text", b"X.O\n.X.\n", "memory: read_bytes allocated its 1 GiB limit per file"),
     Finding("sudoku.file", b'puzzle,solution\n"' + b"1" * 200_000 + b'",x\n',
@@ -72,4 +79,25 @@ FINDINGS: list[Finding] = [
     Finding("pairing.elo", b"%%Tournament: T\n%Player: 1 - A\n%Player: 2 - B\n%Round 1\n1 ("
             + b"9" * 5000 + b")>(24) 2 B\n", "ValueError: int() of 5000-digit discs"),
     Finding("pairing.trf", b"012 T\nXXR " + b"9" * 5000 + b"\n", "ValueError: 5000-digit XXR"),
+    Finding("deck.pool-csv", b"id,na" + b"[" * 200_000 + b"\n1,a\n",
+            "csv.Error: the header row over csv's field limit, read outside the try"),
+    Finding("deck.collection", b"id," + b"(" * 200_000 + b"\n1\n",
+            "csv.Error: the header row over csv's field limit, read outside the try"),
+    Finding("deck.collection", b"id\n1006\x1d\n",
+            "ValueError: \\s matched '\\x1d', int() refuses it"),
+    Finding("deck.mdp", b"3 2\n0 1 1\n0 1e300 2\n1 2 3\n",
+            "RuntimeWarning: an index of 1e300 cast to int64 before the range check"),
+    Finding("pairing.trf", _trf_seed().replace(b"   5 w 1", b"5  5 w 1", 1),
+            "ValueError: int('5  5') of a TRF block's opponent"),
+    Finding("web.reversi-ws", b'{"op": "graph", "moves": ' + b"[" * 5000 + b"}",
+            "RecursionError: json.loads of a socket message (only ValueError caught)"),
+    Finding("web.players-csv", b"name,id,country,rating\rAnn,1001,USA,1554\rBo,1002",
+            "csv.Error: new-line character seen in unquoted field (CR line ends)"),
+    Finding("web.desk-forms", b"9" * 10_001 + b"\nname=Ann",
+            "ValueError in the harness itself: int() of a 10,001-digit route number"),
+    Finding("web.desk-forms", b"10\ncsrf=cmn\xe6yrm=yfs",
+            "TypeError: hmac.compare_digest of a non-ASCII CSRF field (a 500)"),
+    Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
+            "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
+            "--inputs 300 --seed 7, input 59)"),
 ]

@@ -10,6 +10,7 @@ in the notes of ``benchmarks/fuzz/__main__.py``).
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import math
@@ -52,15 +53,28 @@ def _also(seeds: Callable[[], list[bytes]], *extra: bytes) -> Callable[[], list[
     return lambda: [*seeds(), *extra]
 
 
+@cache
+def _parser() -> argparse.ArgumentParser:
+    from gameopt.cli.main import build_parser
+
+    return build_parser()
+
+
 def _cli(argv: list[str], tmp: Path) -> int:
-    """Run ``gameopt argv`` in this process; check the exit contract; return the code."""
-    from gameopt.cli.main import main
+    """Run ``gameopt argv`` in this process (``main``, with its parser built once: building
+    the whole CLI's argparse tree took 88% of a ``deck build`` input); check the exit
+    contract; return the code."""
+    from unittest import mock
+
+    import gameopt.cli.main as cli
 
     err = io.StringIO()
     before = _snapshot(tmp)
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+    parser = _parser()  # built before the patch below (it calls build_parser)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err), \
+            mock.patch.object(cli, "build_parser", lambda: parser):
         try:
-            code = main(argv)
+            code = cli.main(argv)
         except SystemExit as e:  # argparse
             code = int(e.code or 0)
     lines = err.getvalue().strip().split("\n")
@@ -281,7 +295,9 @@ def deck_collection(data: bytes, ctx: Context) -> None:
 def deck_scores_csv(data: bytes, ctx: Context) -> None:
     from gameopt.deck.formats import read_scores
 
-    read_scores(ctx.write("s.csv", data), _pool())  # type: ignore[arg-type]
+    path = ctx.write("s.csv", data)
+    read_scores(path, _pool())  # type: ignore[arg-type]
+    read_scores(path)  # the ids the file names: a k x k matrix under a ceiling
 
 
 _NPZ_DTYPES = ["<i8", "<i4", "<u1", "<f4", "<f8", "<c8", "?", "<U3", "|S2", "<m8", "O"]
@@ -382,18 +398,24 @@ def deck_rules_cli(data: bytes, ctx: Context) -> None:
     _cli(argv, ctx.tmp)
 
 
-def _clamp_time(words: list[str], most: float) -> list[str]:
-    """Cap a ``--time-limit`` the fuzzer wrote at ``most`` seconds (a bad value stays)."""
-    out = list(words)
-    for i, w in enumerate(out[:-1]):
-        if w == "--time-limit":
-            try:
-                x = float(out[i + 1])
-            except ValueError:
-                continue
-            if math.isfinite(x) and x > most:
-                out[i + 1] = str(most)
-    return out if "--time-limit" in out else [*out, "--time-limit", str(most)]
+def _clamp_time(words: list[str], most: float, command: tuple[str, ...] = ("deck", "mdp",
+                                                                           "FILE")) -> list[str]:
+    """``words`` with a ``--time-limit`` of at most ``most`` seconds: when the words parse
+    (as argparse reads them: ``--time-limit=X``, a prefix such as ``--ti``, the last one
+    winning) to a longer limit, or to none (``inf`` means no limit), ``--time-limit
+    most`` is added at the end. A bad value stays, for the command to refuse."""
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(err):
+            ns = _parser().parse_args([*command, *words])
+    except SystemExit:
+        return words  # refused by argparse: the command will refuse it the same way
+    limit = getattr(ns, "time_limit", None)
+    if isinstance(limit, float) and not math.isnan(limit) and limit <= most:
+        return words
+    if isinstance(limit, float) and math.isnan(limit):
+        return words  # refused by the command: keep it
+    return [*words, "--time-limit", str(most)]
 
 
 @target("deck.mdp-cli", seeds=lambda: [b"--time-limit\n0.05\n--seed\n1\n--target\n100",
@@ -538,3 +560,264 @@ def pairing_sqlite(data: bytes, ctx: Context) -> None:
             t.round_input()
         finally:
             t.close()
+
+
+# ======================================================================= web
+
+_CSRF = "fuzz-csrf-token"
+_WEB_TOKENS = [b"&", b"=", b"%", b"%00", b"%ff", b"+", b"csrf=", b"name=", b"rating=",
+               b"id=", b"slug=", b"rounds=", b"seconds=", b"puzzle=", b"sgf=", b"cost=",
+               b"method=", b"\n", b"[]", b"%5B", b"%0A", b"nan", b"1e999", b"-1", b"9" * 30]
+
+
+@cache
+def _web() -> tuple[object, Path]:
+    """One test client over the pages app (no director token, like a server on
+    127.0.0.1) and its data folder; the seed tournament is copied in before each input."""
+    import tempfile
+
+    from starlette.testclient import TestClient
+
+    from gameopt.web.app import create_app
+
+    root = Path(tempfile.mkdtemp(prefix="fuzz-web-"))
+    client = TestClient(create_app(root), base_url="http://testserver")
+    client.__enter__()  # one event loop thread for the process, not one per request
+    client.cookies.set("gameopt_csrf", _CSRF)
+    return client, root
+
+
+def _web_post(route: str, body: bytes, content_type: str, root: Path) -> object:
+    """POST ``body`` to ``route``; a 5xx, an unhandled exception or a traceback in the
+    page break the contract, and a 4xx must leave the tournament files as they were."""
+    from gameopt.errors import GameoptError
+
+    client, _ = _web()
+    shutil.copyfile(SEEDS / "pairing" / "event.sqlite", root / "event.sqlite")
+    for p in root.iterdir():
+        if p.name != "event.sqlite":
+            (shutil.rmtree if p.is_dir() else os.remove)(p)  # type: ignore[operator]
+    before = {p.name: p.read_bytes() for p in root.iterdir()}
+    try:
+        r = client.post(route, content=body,  # type: ignore[attr-defined]
+                        headers={"content-type": content_type}, follow_redirects=False)
+    except GameoptError as e:  # unhandled by the app: a 500 for the user
+        raise ContractError(f"500: {type(e).__name__} out of {route}: {e}") from None
+    if r.status_code >= 500 or "Traceback" in r.text:
+        raise ContractError(f"server error: {r.status_code} on {route}: {r.text[:200]!r}")
+    if 400 <= r.status_code < 500:
+        after = {p.name: p.read_bytes() for p in root.iterdir()}
+        if after != before:
+            raise ContractError(f"files changed on {r.status_code}: {route}")
+        if not r.text.strip():
+            raise ContractError(f"empty {r.status_code} answer on {route}")
+    return r
+
+
+def _route_and_body(data: bytes, routes: tuple[str, ...], ctx: Context) -> tuple[str, bytes]:
+    """An input is ``ROUTE-NUMBER\\nBODY``; a line that is not a known route number sends
+    the body to a route chosen at random."""
+    head, sep, body = data.partition(b"\n")
+    if sep and head.isascii() and head.isdigit() and len(head) <= 3 and int(head) < len(routes):
+        return routes[int(head)], body
+    return ctx.rng.choice(routes), data
+
+
+_DESK_ROUTES = ("/desk/new", "/desk/event/players", "/desk/event/withdraw",
+                "/desk/event/forbid", "/desk/event/allow", "/desk/event/pair",
+                "/desk/event/penalties", "/desk/event/round/3/results",
+                "/desk/event/round/3/correct", "/desk/event/round/3/change",
+                "/desk/event/round/3/delete", "/desk/import", "/desk/event/players/csv")
+_DESK_SEEDS = [
+    b"0\nslug=t2&name=Open&rounds=5&country=FRA&date=2026-11-24&preset=papp&overrides=",
+    b"1\nname=Ann+Lee&id=2001&country=GER&rating=1500&joined_round=2&score=0&club=X",
+    b"2\nplayer=1001&from_round=4", b"3\na=1001&b=1002", b"4\na=1001&b=1002",
+    b"5\nmethod=papp&expect=4&extra_round=", b"6\npenalties=p_und+%3D+%5B1%2C2%5D",
+    b"7\ntable=1&black=40&white=24", b"8\ntable=1&black=33&white=31",
+    b"9\naction=swap&a=1001&b=1002&confirm=yes", b"10\nconfirm=yes",
+]
+
+
+def _multipart(name: str, filename: str, payload: bytes) -> tuple[bytes, str]:
+    boundary = "fuzzBoundary7MA4YWxk"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n{_CSRF}\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"slug\"\r\n\r\nimp\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"; "
+            f"filename=\"{filename}\"\r\nContent-Type: text/plain\r\n\r\n").encode() + \
+        payload + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+@target("web.desk-forms", seeds=lambda: [*_DESK_SEEDS,
+                                        *(b"11\n" + s for s in _files("pairing/*.elo")()),
+                                        *(b"12\n" + s for s in _files("pairing/players.csv")())],
+        tokens=_WEB_TOKENS, seconds=2.0)
+def web_desk_forms(data: bytes, ctx: Context) -> None:
+    """The director's desk forms (new, players, withdraw, forbid, pair, penalties, results,
+    corrections, deletions, imports and player sheets) on a copy of a 3-round event."""
+    _, root = _web()
+    route, body = _route_and_body(data, _DESK_ROUTES, ctx)
+    if route.endswith(("/import", "/players/csv")):
+        name = "t.elo" if body.startswith(b"%") else "t.csv" if b"," in body[:200] else "t.trf"
+        body, kind = _multipart("file", name, body)
+        _web_post(route, body, kind, root)
+    else:
+        _web_post(route, f"csrf={_CSRF}&".encode() + body,
+                  "application/x-www-form-urlencoded", root)
+
+
+_PAGE_ROUTES = ("/sudoku/solve", "/sudoku/hint", "/sudoku/generate", "/go/check",
+                "/deck/build", "/reversi/api/state", "/reversi/api/load")
+_PAGE_SEEDS = [
+    b"0\npuzzle=" + b"." * 80 + b"1&method=dlx&seconds=1",
+    b"0\npuzzle=53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8"
+    b"..79&method=dlx", b"1\npuzzle=" + b"." * 81,
+    b"2\nbox=3&givens=30&seed=4&seconds=1&article=", b"3\nsgf=(;FF[4]GM[1]SZ[5]AB[aa][bb])",
+    b"4\ncost=150&attribute=god&attribute_min=2&char_limit=2&leader=&method=greedy"
+    b"&seconds=0.05&data=synthetic",
+    b'5\n{"start": "' + b"-" * 27 + b'OX------XO' + b"-" * 27 + b' X", "moves": "f5d6"}',
+    b'6\n{"text": "f5d6c3d3c4"}',
+]
+
+
+@target("web.pages", seeds=lambda: list(_PAGE_SEEDS), tokens=[*_WEB_TOKENS, b"{", b"}",
+                                                              b'"moves"', b'"start"'],
+        seconds=3.0)
+def web_pages(data: bytes, ctx: Context) -> None:
+    """The forms of the Sudoku, Go, deck and Othello pages (and the Othello page's JSON
+    calls)."""
+    _, root = _web()
+    route, body = _route_and_body(data, _PAGE_ROUTES, ctx)
+    if route.startswith("/reversi/"):
+        _web_post(route, body, "application/json", root)
+    else:
+        _web_post(route, f"csrf={_CSRF}&".encode() + body,
+                  "application/x-www-form-urlencoded", root)
+
+
+class _InProcessDecks:
+    """A deck backend for the API that searches in this process, for at most 10 ms (the
+    fuzzing is about the request bodies; the worker pool has its own tests)."""
+
+    size = 1
+
+    def __init__(self, catalogue: object) -> None:
+        self.catalogue = catalogue
+
+    async def run(self, request: dict[str, object], *, admitted: bool = False
+                  ) -> dict[str, object]:
+        from gameopt.web.api_deck import serve_request
+
+        seconds = request.get("seconds")
+        capped = min(seconds, 0.01) if isinstance(seconds, float | int) else 0.01
+        return serve_request(self.catalogue, {**request, "seconds": capped})  # type: ignore[arg-type]
+
+    def snapshot(self) -> dict[str, object]:
+        return {"ready": True, "free": 1, "waiting": 0, "queue": 1}
+
+    def retry_after(self) -> int:
+        return 1
+
+
+@cache
+def _api() -> tuple[object, list[int]]:
+    from starlette.testclient import TestClient
+
+    from gameopt.deck import DeckCatalogue
+    from gameopt.deck.scores import deck_scores
+    from gameopt.deck.synth import synthesize
+    from gameopt.web.api import create_api
+
+    d = synthesize(5, kinds=400, collection=200, decks=800, archetypes=10)
+    cat = DeckCatalogue(d.pool, deck_scores(d.decks, d.pool.ids))
+    owned = sorted(d.collection.owned)
+    app = create_api(cat, _InProcessDecks(cat), collections={"mine": owned},  # type: ignore[arg-type]
+                     default_budget=0.01)
+    client = TestClient(app, base_url="http://testserver")
+    client.__enter__()  # one event loop thread for the process, not one per request
+    return client, owned
+
+
+def _api_seeds() -> list[bytes]:
+    import json
+
+    _, owned = _api()
+    one = {"collection": {"pieces": owned[:60]}, "rules": {"cost_cap": 160, "leader": owned[3],
+                                                           "forbid": [[owned[0], owned[1]]],
+                                                           "must": [owned[5]]},
+           "method": "greedy", "seed": 4, "time_budget": 0.01, "explain": False}
+    named = {"collection": {"id": "mine"}, "rules": {"size": 8, "attribute": "god",
+                                                     "attribute_min": 1}, "method": "vds"}
+    return [b"0\n" + json.dumps(one).encode(), b"0\n" + json.dumps(named).encode(),
+            b"1\n" + json.dumps({"requests": [one, named]}).encode()]
+
+
+@target("web.api-decks", seeds=_api_seeds, tokens=[b"{", b"}", b"[", b"]", b'"pieces"',
+                                                   b'"rules"', b'"method"', b'"requests"',
+                                                   b"null", b"true", b"1e999", b"-0"],
+        seconds=2.0)
+def web_api_decks(data: bytes, ctx: Context) -> None:
+    """JSON bodies of ``POST /api/v1/decks`` and ``/api/v1/decks:batch``: 2xx, or a 4xx
+    whose detail names the field (``loc``)."""
+    client, _ = _api()
+    route, body = _route_and_body(data, ("/api/v1/decks", "/api/v1/decks:batch"), ctx)
+    r = client.post(route, content=body,  # type: ignore[attr-defined]
+                    headers={"content-type": "application/json"})
+    if r.status_code >= 500 or "Traceback" in r.text:
+        raise ContractError(f"server error: {r.status_code} on {route}: {r.text[:200]!r}")
+    if r.status_code == 422:
+        detail = r.json().get("detail")
+        if not (isinstance(detail, list) and detail and detail[0].get("loc")):
+            raise ContractError(f"422 without the field: {r.text[:200]!r}")
+
+
+@target("web.reversi-ws", seeds=lambda: [
+    b'{"op": "reply", "start": "' + b"-" * 27 + b'OX------XO' + b"-" * 27 + b' X", '
+    b'"moves": "f5d6", "depth": 2}', b'{"op": "hint", "moves": "f5d6c3", "depth": 1, "top": 3}',
+    b'{"op": "analyse", "moves": "", "time": 0.05}', b'{"op": "stop"}',
+    b'{"op": "graph", "moves": "f5d6c3d3", "depth": 1}'],
+    tokens=[b"{", b"}", b'"op"', b'"reply"', b'"solve"', b'"depth"', b'"time"', b'"top"',
+            b'"moves"', b'"start"', b"null", b"1e999", b"[" * 50], seconds=3.0)
+def web_reversi_ws(data: bytes, ctx: Context) -> None:
+    """Messages on the Othello page's WebSocket, decoded and checked as the socket does
+    (:func:`decode_message`, :func:`parse_request`), and one in 50 sent through the socket:
+    answered by JSON lines ending in a ``result`` or a one-line ``error`` naming the
+    field (a search is stopped at once)."""
+    import json
+
+    from gameopt.web.reversi_page import Refused, ReversiLimits, decode_message, parse_request
+
+    text = _text(data)
+    try:
+        msg = decode_message(text)
+        if not (isinstance(msg, dict) and msg.get("op") == "stop"):
+            parse_request(msg, ReversiLimits())
+    except Refused as e:
+        if not e.field and e.status != 429 or "\n" in e.message:
+            raise ContractError(f"error without a field: {e.json()!r}"[:300]) from None
+        msg = None
+    if ctx.rng.random() >= 0.02:
+        return  # a search costs ~0.1 s: one message in 50 goes through the socket too
+    client, _ = _web()
+    with client.websocket_connect("/reversi/ws") as ws:  # type: ignore[attr-defined]
+        ws.send_text(text)
+        if not (isinstance(msg, dict) and msg.get("op") == "stop"):  # a stop gets no answer
+            ws.send_text('{"op": "stop"}')
+            for _ in range(10_000):
+                line = json.loads(ws.receive_text())
+                if line.get("type") == "error":
+                    if not line.get("field") and line.get("status") != 429 or \
+                            "\n" in str(line.get("message")):
+                        raise ContractError(f"error without a field: {line!r}"[:300])
+                    break
+                if line.get("type") == "result":
+                    break
+
+
+@target("web.players-csv", seeds=_files("pairing/players.csv"), tokens=_PAIR_TOKENS,
+        seconds=1.0)
+def web_players_csv(data: bytes, ctx: Context) -> None:
+    """The desk's players sheet reader (``gameopt.web.events.parse_players_csv``)."""
+    from gameopt.web.events import parse_players_csv
+
+    parse_players_csv(_text(data), "players.csv")

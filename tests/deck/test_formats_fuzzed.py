@@ -26,6 +26,12 @@ POOL = "id,name,character,attribute,cost,rarity\n1,a,1,god,5,C\n2,b,2,demon,3,R\
     ("d.csv", "1,²\n", r"d\.csv:1: id: '²' is not an integer"),
     ("d.csv", "1," + "7" * 5000 + "\n", r"d\.csv:1: id: 777.* digits\) is out of range"),
     ("s.csv", "a,b,score\n1,2,١\n", r"s\.csv:2: score: '١' is not a number"),
+    # the long run of 2026-11-24 (seed 1): a header row over csv's field limit was read
+    # outside the try (csv.Error), and \s matched '\x1d', which int() refuses (ValueError)
+    ("p.csv", "id,na" + "[" * 200_000 + "\n1,a\n", r"p\.csv:1: not CSV \(field larger"),
+    ("c.csv", "id," + "(" * 200_000 + "\n1\n", r"c\.csv:1: not CSV \(field larger"),
+    ("c.csv", "id\n1006\x1d\n", r"c\.csv:2: id: '1006\\x1d' is not an integer"),
+    ("s.csv", "a,b,score\n1,2,3\x1c\n", r"s\.csv:2: score: '3\\x1c' is not a number"),
 ])
 def test_text_files(tmp_path: Path, name: str, text: str, match: str) -> None:
     path = tmp_path / name
@@ -111,3 +117,29 @@ def test_triplet_indices_and_mdp_indices_are_whole(tmp_path: Path) -> None:
             read_scores(path)
         with pytest.raises(InvalidInputError, match=r"m\.txt:3: index 0 inf is not a whole"):
             read_mdp(mdp)
+        # an index too big for int64 was cast before the range check (RuntimeWarning)
+        mdp.write_text("3 2\n0 1 1\n0 1e300 2\n1 2 3\n")
+        with pytest.raises(InvalidInputError,
+                           match=r"m\.txt:3: index outside 0\.\.2 \(0 1e\+300\)"):
+            read_mdp(mdp)
+
+
+def test_a_scores_csv_naming_too_many_pieces_is_refused_before_the_matrix(
+        tmp_path: Path) -> None:
+    # 10,000 lines name 20,000 pieces: 1.6 GB of float32 was allocated, with no ceiling
+    import tracemalloc
+
+    from gameopt.deck.formats import MAX_SCORE_PIECES
+
+    path = tmp_path / "s.csv"
+    n = MAX_SCORE_PIECES // 2 + 1
+    path.write_text("a,b,score\n" + "".join(f"{2 * i + 1},{2 * i + 2},1\n" for i in range(n)))
+    tracemalloc.start()
+    try:
+        with pytest.raises(InvalidInputError, match=r"s\.csv: 16,386 pieces: the score "
+                                                    r"matrix would take 1,074,003,984 bytes"):
+            read_scores(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 256 << 20

@@ -37,3 +37,38 @@ def test_penalty_file(tmp_path: Path, text: str, match: str) -> None:
     path.write_text(text)
     with pytest.raises(InvalidInputError, match=match):
         PenaltyParams.from_toml(path)
+
+
+_TRF = (Path(__file__).parents[1] / "data" / "fuzz" / "pairing" / "event.trf").read_text()
+
+
+def _player_line(text: str, n: int = 1) -> str:
+    return [ln for ln in text.splitlines() if ln.startswith("001")][n - 1]
+
+
+@pytest.mark.parametrize("old, new, match", [
+    # int() took Unicode digits ('٥' read as 5) and '5  5' raised ValueError (fuzzing)
+    ("   5 w 1", "   ٥ w 1", r"t\.trf:\d+: round 1: bad block"),
+    ("   5 w 1", "5  5 w 1", r"t\.trf:\d+: round 1: bad block"),
+    ("XXT 1 1 0008 0003 20-44", "XXT 1 1 ٠٠٠٨ 0003 20-44", r"t\.trf:\d+: bad XXT record"),
+    ("1554 USA", " nan USA", r"t\.trf:\d+: rating 'nan' is not a number"),
+])
+def test_trf16_numbers_are_ascii(old: str, new: str, match: str) -> None:
+    from gameopt.pairing.formats import parse_trf
+
+    assert old in _TRF
+    with pytest.raises(InvalidInputError, match=match):
+        parse_trf(_TRF.replace(old, new, 1), "t.trf")
+
+
+def test_legacy_trf_numbers_are_ascii() -> None:
+    from gameopt.pairing.formats import format_trf_legacy, parse_trf, parse_trf_legacy
+
+    text = format_trf_legacy(parse_trf(_TRF, "t.trf"))
+    line = _player_line(text)
+    assert parse_trf_legacy(text, "l.trf").players  # the untouched file reads
+    for bad in (line[:4] + "   ١" + line[8:],  # start rank
+                line[:-8] + line[-8:].replace("1", "١", 1)):  # a block's table or discs
+        assert bad != line
+        with pytest.raises(InvalidInputError, match=r"l\.trf:\d+: (bad start rank|round)"):
+            parse_trf_legacy(text.replace(line, bad), "l.trf")

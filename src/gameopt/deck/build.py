@@ -35,7 +35,12 @@ from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
-from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
+from gameopt.errors import (
+    BudgetExhaustedError,
+    InfeasibleError,
+    InvalidInputError,
+    SolverError,
+)
 
 __all__ = ["HEURISTICS", "build_deck", "fitting_pieces", "greedy_relaxed", "restrict",
            "start_deck"]
@@ -173,7 +178,11 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     if a.stop_rule is not None and np.isfinite(a.stop_rule.deadline.seconds):
         seconds = max(a.stop_rule.deadline.remaining(), 0.01)
     try:
-        res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0)
+        res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0,
+                          require_solution=seconds is None)
+        if not res.has_solution:  # the run's time ran out first: not a solver failure
+            raise BudgetExhaustedError(f"rules: no start deck within the {seconds:g} s left "
+                                       f"(CP-SAT status {res.status}); give more time")
     except InfeasibleError:
         raise InfeasibleError("rules: no deck meets size, cost cap, character limit, "
                               "attribute minimum and forbidden pairs together (proved by "

@@ -60,12 +60,15 @@ __all__ = ["read_pool", "write_pool", "read_collection", "write_collection", "re
 
 
 
+#: Most pieces of a score matrix read from CSV: 4 bytes x pieces^2 <= MAX_FILE_BYTES.
+MAX_SCORE_PIECES = math.isqrt(MAX_FILE_BYTES // 4)
+
 #: A whole number as files write it: ASCII digits, an optional minus, at most 18 digits
 #: (so it fits int64; Unicode digits such as ``١`` or ``２`` and ``1_000`` are refused).
-_INT = re.compile(r"\s*-?[0-9]{1,18}\s*")
+_INT = re.compile(r"\s*-?[0-9]{1,18}\s*", re.ASCII)  # ASCII spaces: int() refuses '\x1d'
 #: A decimal number in ASCII (``float`` alone also takes ``١.٥``, ``1_0`` and ``nan``).
 _FLOAT = re.compile(r"\s*[-+]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?|nan|inf|infinity)"
-                    r"\s*", re.IGNORECASE)
+                    r"\s*", re.IGNORECASE | re.ASCII)
 
 
 def _int(value: Any, where: str, fld: str) -> int:
@@ -73,7 +76,7 @@ def _int(value: Any, where: str, fld: str) -> int:
         return value
     if isinstance(value, str) and _INT.fullmatch(value):
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and value.isascii():
+    if isinstance(value, str) and re.fullmatch(r"\s*-?[0-9]+\s*", value, re.ASCII):
         raise InvalidInputError(f"{where}: {fld}: {value.strip()[:20]}... ({len(value.strip())}"
                                 " digits) is out of range")
     shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:36] + "..."
@@ -121,7 +124,10 @@ def _csv_rows(path: Path, need: Sequence[str], what: str
               ) -> Iterable[tuple[str, dict[str, Any]]]:
     text = read_text(path, what)
     reader = csv.DictReader(io.StringIO(text))
-    header = [h.strip() for h in (reader.fieldnames or [])]
+    try:
+        header = [h.strip() for h in (reader.fieldnames or [])]  # reads the first row
+    except csv.Error as e:
+        raise InvalidInputError(f"{path}:1: not CSV ({e})") from None
     reader.fieldnames = header
     for f in need:
         if f not in header:
@@ -214,7 +220,10 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
     """Read scores from NPZ (dense or triplets) or CSV triplets (by suffix).
 
     Ids are checked against ``pool`` when given; an NPZ without ``ids`` needs the pool
-    (rows in pool order).
+    (rows in pool order). CSV triplets fill a dense float32 matrix of the pool's pieces
+    (without a pool: of the ids the file names), refused beyond
+    :data:`~gameopt.core.MAX_FILE_BYTES` (:data:`MAX_SCORE_PIECES` pieces) before it is
+    allocated.
     """
     p = Path(path)
     if p.suffix.lower() == ".npz":
@@ -329,6 +338,10 @@ def _read_scores_csv(p: Path, pool: Pool | None) -> Scores:
                                     f"{seen[key][0]} at {seen[key][1]} (not symmetric)")
         seen[key] = (s, where)
     ids = pool.ids if pool is not None else tuple(sorted({x for k in seen for x in k}))
+    if 4 * len(ids) ** 2 > MAX_FILE_BYTES:  # checked before the k x k float32 matrix
+        raise InvalidInputError(f"{p}: {len(ids):,} pieces: the score matrix would take "
+                                f"{4 * len(ids) ** 2:,} bytes (at most {MAX_FILE_BYTES:,}: "
+                                f"{MAX_SCORE_PIECES:,} pieces)")
     pos = {pid: i for i, pid in enumerate(ids)}
     R = np.zeros((len(ids), len(ids)), dtype=np.float32)
     for (a, b), (s, _) in seen.items():
@@ -456,10 +469,10 @@ def read_mdp(path: str | Path) -> DeckProblem:
         t = int(bad[0])
         raise InvalidInputError(f"{path}:{_line_of(body, t)}: index {_num(idx[t])} is not a "
                                 "whole number")
-    i, j = idx[:, 0].astype(np.int64), idx[:, 1].astype(np.int64)
-    for t in np.flatnonzero((i < 0) | (i >= n) | (j < 0) | (j >= n))[:1]:
+    for t in np.flatnonzero(((idx < 0) | (idx >= n)).any(axis=1))[:1]:  # before the cast
         raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: index outside 0..{n - 1} "
-                                f"({i[t]} {j[t]})")
+                                f"({_num(idx[t])})")
+    i, j = idx[:, 0].astype(np.int64), idx[:, 1].astype(np.int64)
     for t in np.flatnonzero(i == j)[:1]:
         raise InvalidInputError(f"{path}:{_line_of(body, int(t))}: diagonal entry ({i[t]} "
                                 f"{j[t]}): pairs need two different elements")

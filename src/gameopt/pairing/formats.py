@@ -111,6 +111,8 @@ from gameopt.pairing.model import BYE, Pairing
 from gameopt.pairing.records import MAX_NAME, GameRecord, Outcome, PlayerRecord, check_discs
 from gameopt.pairing.standings import DEFAULT_TIEBREAKS, Standing, compute_standings
 from gameopt.pairing.store import RoundRecord, Tournament, TournamentData, TournamentInfo
+from gameopt.pairing.trf import _float as _ascii_float
+from gameopt.pairing.trf import _int as _ascii_int
 from gameopt.pairing.trf import format_trf16, parse_trf16
 
 __all__ = [
@@ -795,9 +797,9 @@ def _field(raw: str, start: int, width: int) -> str:
 def _trf_player(raw: str, lay: _Layout, where: str) -> tuple[PlayerRecord, list[_Block]]:
     s = lay.starts
     try:
-        seq = int(raw[4:8])
+        seq = _ascii_int(raw[4:8])
         rating_s = _field(raw, s["rating"], lay.rating)
-        rating = float(rating_s) if rating_s else None
+        rating = _ascii_float(rating_s) if rating_s else None
     except ValueError:
         raise InvalidInputError(f"{where}: bad start rank or rating") from None
     pid = _field(raw, s["id"], lay.id)
@@ -822,9 +824,9 @@ def _trf_parse_block(chunk: str, k: int, where: str) -> _Block | None:
         raise InvalidInputError(f"{where}: round {k}: bad block {chunk!r}")
     opp, colour, result, own, their, table = m.groups()
     try:
-        own_n = int(own) if own.strip() else None
-        their_n = int(their) if their.strip() else None
-        return _Block(k, int(opp), colour, result, own_n, their_n, int(table))
+        own_n = _ascii_int(own) if own.strip() else None
+        their_n = _ascii_int(their) if their.strip() else None
+        return _Block(k, _ascii_int(opp), colour, result, own_n, their_n, _ascii_int(table))
     except ValueError:
         raise InvalidInputError(f"{where}: round {k}: bad block {chunk!r}") from None
 
@@ -842,11 +844,12 @@ def _trf_extras(players: list[PlayerRecord], extra: list[tuple[int, str, str]],
         parts = value.split()
         try:
             if code == "XXL" and len(parts) == 3:
-                late[by_rank[int(parts[0])]] = (int(parts[1]), int(parts[2]))
+                late[by_rank[_ascii_int(parts[0])]] = (_ascii_int(parts[1]),
+                                                       _ascii_int(parts[2]))
             elif code == "XXD" and len(parts) == 2:
-                out[by_rank[int(parts[0])]] = int(parts[1])
+                out[by_rank[_ascii_int(parts[0])]] = _ascii_int(parts[1])
             elif code == "XXM" and len(parts) >= 2:
-                rounds.append(RoundRecord(int(parts[0]), value.split(None, 1)[1]))
+                rounds.append(RoundRecord(_ascii_int(parts[0]), value.split(None, 1)[1]))
             elif code == "XXF" and len(parts) == 2:
                 forbidden.add(frozenset(parts))
             else:

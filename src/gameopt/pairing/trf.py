@@ -170,7 +170,24 @@ class _Block:
     code: str
 
 
-_BLOCK = re.compile(r"  ([ \d]{4}) ([bwBW\- ]) ([10=+\-WDLUZHF ])")
+_BLOCK = re.compile(r"  ([ 0-9]{4}) ([bwBW\- ]) ([10=+\-WDLUZHF ])")  # ASCII digits only
+_ASCII_INT = re.compile(r"[-+]?[0-9]{1,18}")
+_ASCII_NUM = re.compile(r"[-+]?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)")
+
+
+def _int(text: str) -> int:
+    """An integer in ASCII, spaces around it allowed (``int`` alone takes ``١٢``, ``1_0``):
+    ValueError else. Shared with the legacy TRF reader of :mod:`gameopt.pairing.formats`."""
+    if not _ASCII_INT.fullmatch(text.strip(" ")):
+        raise ValueError(text)
+    return int(text)
+
+
+def _float(text: str) -> float:
+    """A finite decimal in ASCII (``float`` alone takes ``nan``, ``inf``, ``١``)."""
+    if not _ASCII_NUM.fullmatch(text.strip(" ")):
+        raise ValueError(text)
+    return float(text)
 
 
 def parse_trf16(text: str, source: str = "<text>") -> TournamentData:
@@ -256,12 +273,12 @@ def _read_player(raw: str, where: str) -> tuple[PlayerRecord, list[_Block]]:
         return line[span[0]:span[0] + span[1]].strip()
 
     rank_s = line[4:8].strip()
-    if not rank_s.isdigit() or int(rank_s) < 1:
+    if not _ASCII_INT.fullmatch(rank_s) or int(rank_s) < 1:
         raise InvalidInputError(f"{where}: start rank {rank_s!r} is not a number >= 1")
     seq = int(rank_s)
     rating_s = col(_RATING)
     try:
-        rating = float(rating_s) if rating_s else None
+        rating = _float(rating_s) if rating_s else None
     except ValueError:
         raise InvalidInputError(f"{where}: rating {rating_s!r} is not a number") from None
     name = col(_NAME) or f"Player {seq}"
@@ -281,6 +298,8 @@ def _read_player(raw: str, where: str) -> tuple[PlayerRecord, list[_Block]]:
         if m is None:
             raise InvalidInputError(f"{where}: round {k}: bad block {chunk!r}")
         opp, colour, code = m.groups()
+        if opp.strip() and not opp.strip().isdigit():  # '9  9'
+            raise InvalidInputError(f"{where}: round {k}: bad block {chunk!r}")
         opp_n = int(opp) if opp.strip() else 0
         out.append(_Block(k, opp_n, colour.lower(), code))
     return p, out
@@ -307,19 +326,19 @@ def _read_extensions(ext: list[tuple[int, str, list[str]]], players: dict[int, P
             if code == "XXT":
                 if len(parts) not in (4, 5):
                     raise ValueError
-                k, table, black, white = (int(x) for x in parts[:4])
+                k, table, black, white = (_int(x) for x in parts[:4])
                 discs = None
                 if len(parts) == 5:
                     bd, _, wd = parts[4].partition("-")
-                    discs = (int(bd), int(wd))
+                    discs = (_int(bd), _int(wd))
                 out.tables[(k, black)] = (table, white, discs)
             elif code == "XXM" and len(parts) in (2, 3):
-                cost = int(parts[2]) if len(parts) == 3 else 0
-                out.methods.append(RoundRecord(int(parts[0]), parts[1], cost))
+                cost = _int(parts[2]) if len(parts) == 3 else 0
+                out.methods.append(RoundRecord(_int(parts[0]), parts[1], cost))
             elif code == "XXP" and len(parts) >= 2:
-                pairs.append((lineno, [int(x) for x in parts]))
+                pairs.append((lineno, [_int(x) for x in parts]))
             else:
-                rank = int(parts[0])
+                rank = _int(parts[0])
                 if rank not in players:
                     raise InvalidInputError(f"{where}: {code}: no player with start rank "
                                             f"{rank}")
@@ -328,12 +347,12 @@ def _read_extensions(ext: list[tuple[int, str, list[str]]], players: dict[int, P
                 if key and value:
                     changes.setdefault(rank, {})[key] = value
                 elif code == "XXE" and len(parts) == 2:
-                    changes.setdefault(rank, {})["rating"] = float(parts[1])
+                    changes.setdefault(rank, {})["rating"] = _float(parts[1])
                 elif code == "XXL" and len(parts) == 3:
-                    changes.setdefault(rank, {}).update(joined_round=int(parts[1]),
-                                                        initial_score=int(parts[2]))
+                    changes.setdefault(rank, {}).update(joined_round=_int(parts[1]),
+                                                        initial_score=_int(parts[2]))
                 elif code == "XXD" and len(parts) == 2:
-                    changes.setdefault(rank, {})["withdrawn_round"] = int(parts[1])
+                    changes.setdefault(rank, {})["withdrawn_round"] = _int(parts[1])
                 else:
                     raise ValueError
         except (ValueError, IndexError):

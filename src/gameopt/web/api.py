@@ -190,6 +190,8 @@ def _from_worker(answer: Mapping[str, Any], loc: list[str | int]) -> ApiError:
     kind, msg = answer["error"], answer["message"]
     if kind == "InfeasibleError":
         return ApiError(422, [*loc, "rules"], msg, "infeasible")
+    if kind == "BudgetExhaustedError":  # the request's (or the server's) budget: too short
+        return ApiError(422, [*loc, "time_budget"], msg, "budget_exhausted")
     if kind == "InvalidInputError":
         field = msg.split(":", 1)[0].strip()
         if field == "rules":

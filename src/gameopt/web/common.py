@@ -99,7 +99,9 @@ async def read_form(request: Request) -> FormData:
         raise HTTPException(400, f"malformed form ({e})") from None
     sent = form.get("csrf")
     cookie = request.cookies.get(CSRF_COOKIE, "")
-    if not isinstance(sent, str) or not cookie or not hmac.compare_digest(sent, cookie):
+    # compared as bytes: compare_digest raises TypeError on a str with non-ASCII characters
+    if not isinstance(sent, str) or not cookie or not hmac.compare_digest(
+            sent.encode("utf-8", "surrogatepass"), cookie.encode("utf-8", "surrogatepass")):
         raise HTTPException(403, "form expired or sent from another site (CSRF check "
                                  "failed); reload the page and try again")
     return form

@@ -208,6 +208,10 @@ def create_event(data_dir: Path, slug: str, name: str, rounds: int | None,
 
 
 # ------------------------------------------------------------------ players CSV
+#: A rating as a sheet writes it: ASCII, finite (``float`` alone takes ``nan``, ``١٥٠٠``).
+_RATING = re.compile(r"[-+]?([0-9]{1,9}(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+
 def parse_players_csv(text: str, source: str) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Registration entries from CSV text, and clubs by player (where an id is given).
 
@@ -218,7 +222,12 @@ def parse_players_csv(text: str, source: str) -> tuple[list[dict[str, Any]], dic
     fields: tuple[str, ...] = PLAYER_FIELDS
     entries: list[dict[str, Any]] = []
     club_of: dict[str, str] = {}
-    for lineno, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # old Mac and Windows line ends
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as e:  # a field over csv's size limit, a NUL
+        raise InvalidInputError(f"{source}: not CSV ({e})") from None
+    for lineno, row in enumerate(rows, start=1):
         if not row or not "".join(row).strip() or row[0].strip().startswith("#"):
             continue
         cells = [c.strip() for c in row]
@@ -236,11 +245,10 @@ def parse_players_csv(text: str, source: str) -> tuple[list[dict[str, Any]], dic
         if "name" not in entry:
             raise InvalidInputError(f"{source}:{lineno}: no name")
         if "rating" in entry:
-            try:
-                entry["rating"] = float(entry["rating"])
-            except ValueError:
+            if not _RATING.fullmatch(entry["rating"]):  # float() takes nan, inf, ١٥٠٠, 1_5
                 raise InvalidInputError(f"{source}:{lineno}: rating {entry['rating']!r} is "
-                                        "not a number") from None
+                                        "not a number")
+            entry["rating"] = float(entry["rating"])
         club = entry.pop("club", None)
         if club:
             club_of[entry.get("id") or f"#{len(entries)}"] = club

@@ -62,7 +62,8 @@ from gameopt.web.common import AUTH_COOKIE, CSRF_COOKIE, SECURITY_HEADERS, auth_
 if TYPE_CHECKING:
     from gameopt.web._reversi import Board, Move, SearchResult
 
-__all__ = ["ReversiLimits", "routes", "OPS", "SEARCHES_ENV", "WAITING_ENV"]
+__all__ = ["ReversiLimits", "routes", "OPS", "SEARCHES_ENV", "WAITING_ENV", "Refused",
+           "decode_message", "parse_request"]
 
 log = logging.getLogger(__name__)
 
@@ -359,6 +360,17 @@ def _seconds(msg: dict[str, Any], hi: float) -> float | None:
         raise Refused(400, f"time {v!r}: expected 0.05..{hi:g} seconds (this server's "
                            "cap per request)", "time")
     return x
+
+
+def decode_message(raw: str) -> Any:
+    """One WebSocket message's JSON; :class:`Refused` (413, 400) when too long or not
+    JSON (nested too deeply for the parser included: a RecursionError ended the socket)."""
+    if len(raw) > MAX_TEXT:
+        raise Refused(413, f"request: {len(raw):,} characters, at most {MAX_TEXT:,}", "op")
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise Refused(400, "request: not JSON", "op") from None
 
 
 def parse_request(msg: Any, limits: ReversiLimits) -> Job:
@@ -814,13 +826,7 @@ def _socket(engine: Engine) -> Callable[[WebSocket], Any]:
                 if raw is None:
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
                 try:
-                    if len(raw) > MAX_TEXT:
-                        raise Refused(413, f"request: {len(raw):,} characters, at most "
-                                           f"{MAX_TEXT:,}", "op")
-                    try:
-                        msg = json.loads(raw)
-                    except ValueError:
-                        raise Refused(400, "request: not JSON", "op") from None
+                    msg = decode_message(raw)
                     if isinstance(msg, dict) and msg.get("op") == "stop":
                         if job is not None:
                             job.stop("stop")
