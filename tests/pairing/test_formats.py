@@ -314,6 +314,10 @@ def test_players_sheet() -> None:
     ("Ann,A1,JPN,2000,extra\n", r"^p\.csv:1: expected 1 to 4 fields \(name, id, country, "
                                 r"rating\), got 5$"),
     ("name\nAnn,A1,JPN,strong\n", r"^p\.csv:2: rating 'strong' is not a number$"),
+    ("name\nAnn,A1,JPN,nan\n", r"^p\.csv:2: rating 'nan' is not a number$"),
+    ("name\nAnn,A1,JPN,1e999\n", r"^p\.csv:2: rating '1e999' is not a number$"),
+    ("name\nAnn,A1,JPN,\u0661\u0665\u0660\u0660\n",
+     r"^p\.csv:2: rating '\u0661\u0665\u0660\u0660' is not a number$"),
 ])
 def test_players_sheet_errors_name_the_line(text: str, message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):

@@ -299,7 +299,7 @@ def parse_players_csv(text: str, source: str = "<text>") -> list[dict[str, Any]]
                                     f"characters (at most {MAX_NAME})")
         if "rating" in row:
             try:
-                entry["rating"] = float(row["rating"])
+                entry["rating"] = _ascii_float(row["rating"])  # not nan, inf or '١٥٠٠'
             except ValueError:
                 raise InvalidInputError(f"{where}: rating {row['rating']!r} is not a "
                                         "number") from None
