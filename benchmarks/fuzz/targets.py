@@ -120,7 +120,7 @@ def sudoku_line(data: bytes, ctx: Context) -> None:
     """A puzzle given on the command line (``sudoku solve LINE``) or typed in a form."""
     from gameopt.sudoku import Puzzle
 
-    Puzzle.from_string(_text(data).replace("\x00", ""), name="argument")
+    Puzzle.from_string(_text(data).replace("\x00", ""), name="puzzle")
 
 
 @target("sudoku.file", seeds=_sudoku_lines, tokens=_SUDOKU_TOKENS, seconds=1.0)
