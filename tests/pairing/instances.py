@@ -10,7 +10,7 @@ from gameopt.errors import InfeasibleError
 from gameopt.pairing.matching import matching_cost, min_weight_perfect_matching
 from gameopt.pairing.model import BYE, Colour, Pairing, PlayerState, RoundInput
 from gameopt.pairing.pairer import pair_round
-from gameopt.pairing.penalties import PenaltyParams
+from gameopt.pairing.penalties import PairCosts, PenaltyParams
 
 # --------------------------------------------------------------------------------------
 # Instances
@@ -119,3 +119,25 @@ def all_matchings(items: list[int]) -> list[list[tuple[int, int]]]:
         rest = items[1:k] + items[k + 1:]
         out += [[(items[0], items[k]), *m] for m in all_matchings(rest)]
     return out
+
+
+def tier_key(pc: PairCosts, pairs: list[tuple[int, int]]) -> tuple[int, int, int]:
+    """(terms other than colour, colour-tier breaks, colour cost) of a pairing given as
+    index pairs of ``pc.players`` (the bye is index ``len(pc.players)``)."""
+    n = len(pc.players)
+    up = br = col = 0
+    for u, v in pairs:
+        if v == n:
+            up += int(pc.bye[u])
+        else:
+            up += int(pc.upper[u, v])
+            br += int(pc.breaks[u, v])
+            col += int(pc.colour[u, v])
+    return up, br, col
+
+
+def index_pairs(p: Pairing, pc: PairCosts) -> list[tuple[int, int]]:
+    """A pairing's tables as sorted index pairs of ``pc.players`` (bye: ``len(players)``)."""
+    index = {q.id: k for k, q in enumerate(pc.players)} | {BYE: len(pc.players)}
+    return [(min(index[t.black], index[t.white]), max(index[t.black], index[t.white]))
+            for t in p.tables]

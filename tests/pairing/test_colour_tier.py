@@ -12,8 +12,8 @@ import pytest
 from gameopt.pairing.matching import min_weight_perfect_matching
 from gameopt.pairing.model import BYE, Colour, Pairing, PlayerState, RoundInput
 from gameopt.pairing.pairer import pair_round
-from gameopt.pairing.penalties import PairCosts, colour_violation, cost_matrix
-from tests.pairing.instances import all_matchings, play_rounds
+from gameopt.pairing.penalties import colour_violation, cost_matrix
+from tests.pairing.instances import all_matchings, index_pairs, play_rounds, tier_key
 
 B, W, X = Colour.BLACK, Colour.WHITE, Colour.BYE_
 
@@ -26,25 +26,6 @@ def test_colour_violation_counts_played_games_only() -> None:
     assert colour_violation(q, W) == 0
     r = PlayerState("r", "R", colours=(W, B, W, B))
     assert colour_violation(r, B) == 0 and colour_violation(r, X) == 0
-
-
-def _key(pc: PairCosts, pairs: list[tuple[int, int]]) -> tuple[int, int, int]:
-    """(terms other than colour, colour-tier breaks, colour cost) of a pairing."""
-    n = len(pc.players)
-    up = br = col = 0
-    for u, v in pairs:
-        if v == n:
-            up += int(pc.bye[u])
-        else:
-            up += int(pc.upper[u, v])
-            br += int(pc.breaks[u, v])
-            col += int(pc.colour[u, v])
-    return up, br, col
-
-
-def _pairs_of(p: Pairing, pc: PairCosts) -> list[tuple[int, int]]:
-    index = {q.id: k for k, q in enumerate(pc.players)} | {BYE: len(pc.players)}
-    return [tuple(sorted((index[t.black], index[t.white]))) for t in p.tables]  # type: ignore[misc]
 
 
 def _reference(ri: RoundInput, bye: str | None) -> tuple[int, int, int]:
@@ -62,7 +43,7 @@ def _reference(ri: RoundInput, bye: str | None) -> tuple[int, int, int]:
             else:
                 legal &= bool(pc.allowed[u, v]) and not pc.rematch[u, v]
         if legal:
-            k = _key(pc, m)
+            k = tier_key(pc, m)
             best = k if best is None or k < best else best
     assert best is not None
     return best
@@ -76,10 +57,10 @@ def test_colour_tier_equals_the_enumeration_on_every_round(n: int) -> None:
             if pairing is None or ri.round_no < 3:
                 continue
             pc = cost_matrix(ri)
-            if any(pc.rematch[u, v] for u, v in _pairs_of(pairing, pc) if v < n):
+            if any(pc.rematch[u, v] for u, v in index_pairs(pairing, pc) if v < n):
                 continue  # no legal pairing: the tier does not apply
             bye = next((t.black for t in pairing.tables if t.white == BYE), None)
-            ours = _key(pc, _pairs_of(pairing, pc))
+            ours = tier_key(pc, index_pairs(pairing, pc))
             assert ours == _reference(ri, bye), (n, seed, ri.round_no)
             breaks_avoided += ours[1] == 0
             compared += 1
@@ -138,7 +119,7 @@ def _networkx_reference(ri: RoundInput, bye: str | None) -> tuple[int, int, int]
     c2 = (2 * c1 + int(colour.max())) * (m // 2) + 1
     composite = upper * c2 + breaks * c1 + colour
     pairs = min_weight_perfect_matching(composite, allowed, method="networkx")
-    return _key(pc, pairs)
+    return tier_key(pc, pairs)
 
 
 @pytest.mark.parametrize("method", ["exact", "networkx"])
@@ -152,7 +133,7 @@ def test_colour_tier_on_a_larger_field_against_networkx(method: str) -> None:
             continue
         pc = cost_matrix(ri)
         bye = next((t.black for t in pairing.tables if t.white == BYE), None)
-        assert _key(pc, _pairs_of(pairing, pc)) == _networkx_reference(ri, bye), \
+        assert tier_key(pc, index_pairs(pairing, pc)) == _networkx_reference(ri, bye), \
             ri.round_no
 
 

@@ -7,31 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from gameopt.pairing.model import BYE, Pairing
+from gameopt.pairing.model import BYE
 from gameopt.pairing.pairer import pair_round
-from gameopt.pairing.penalties import PAPP_TERMS, PairCosts, PenaltyParams, cost_matrix
-from tests.pairing.instances import all_matchings, play_rounds
+from gameopt.pairing.penalties import PAPP_TERMS, PenaltyParams, cost_matrix
+from tests.pairing.instances import all_matchings, index_pairs, play_rounds, tier_key
 
 HALVES = PenaltyParams(terms=PAPP_TERMS | {"halves"}, p_halves=5)
-
-
-def _key(pc: PairCosts, pairs: list[tuple[int, int]]) -> tuple[int, int, int]:
-    n = len(pc.players)
-    up = br = low = 0
-    for u, v in pairs:
-        if v == n:
-            up += int(pc.bye[u])
-        else:
-            up += int(pc.upper[u, v])
-            br += int(pc.breaks[u, v])
-            low += int(pc.colour[u, v])
-    return up, br, low
-
-
-def _pairs(p: Pairing, pc: PairCosts) -> list[tuple[int, int]]:
-    index = {q.id: k for k, q in enumerate(pc.players)} | {BYE: len(pc.players)}
-    return [(min(index[t.black], index[t.white]), max(index[t.black], index[t.white]))
-            for t in p.tables]
 
 
 @pytest.mark.parametrize("n", [9, 10])
@@ -44,17 +25,17 @@ def test_halves_is_below_the_colour_tier_and_exact(n: int) -> None:
             pc = cost_matrix(ri, HALVES)
             on = pair_round(ri, HALVES)
             off = pair_round(ri, PenaltyParams(terms=PAPP_TERMS))
-            if any(pc.rematch[u, v] for u, v in _pairs(on, pc) if v < n):
+            if any(pc.rematch[u, v] for u, v in index_pairs(on, pc) if v < n):
                 continue
-            ours = _key(pc, _pairs(on, pc))
+            ours = tier_key(pc, index_pairs(on, pc))
             bye = next((t.black for t in on.tables if t.white == BYE), None)
-            best = min(_key(pc, m) for m in all_matchings(list(range(n + n % 2)))
+            best = min(tier_key(pc, m) for m in all_matchings(list(range(n + n % 2)))
                        if all((v == n and pc.players[u].id == bye)
                               or (v < n and pc.allowed[u, v] and not pc.rematch[u, v])
                               for u, v in m))
             assert ours == best, (n, seed, ri.round_no)
             # the upper levels are those of the pairing without the term
-            assert ours[:2] == _key(pc, _pairs(off, pc))[:2], (n, seed, ri.round_no)
-            differ += _pairs(on, pc) != _pairs(off, pc)
+            assert ours[:2] == tier_key(pc, index_pairs(off, pc))[:2], (n, seed, ri.round_no)
+            differ += index_pairs(on, pc) != index_pairs(off, pc)
             compared += 1
     assert compared >= 2 * (n - 5) and differ >= 1
