@@ -20,7 +20,7 @@ from gameopt.pairing import METHODS, PROVEN_METHODS
 from gameopt.pairing.matching import min_weight_perfect_matching
 from gameopt.pairing.model import BYE, Pairing, PlayerState, RoundInput
 from gameopt.pairing.pairer import pair_round, pairing_key
-from gameopt.pairing.penalties import PenaltyParams, cost_matrix, pair_cost
+from gameopt.pairing.penalties import COLOUR_TERMS, PenaltyParams, cost_matrix, pair_cost
 from tests.pairing.instances import play_event, rank_spread
 
 # --------------------------------------------------------------------------------------
@@ -198,14 +198,27 @@ def test_pair_round_is_the_same_in_another_process() -> None:
     assert runs[0] == runs[1] == str([(t.black, t.white) for t in here.tables]) + "\n"
 
 
-def test_round_one_pairs_neighbours_in_the_ranking() -> None:
-    # No history, one score group, no colours: every pairing costs the same, and the
-    # tie-break pairs 1-2, 3-4 ...
+def test_round_one_pairs_neighbours_in_the_ranking_with_papps_weights() -> None:
+    # No history, one score group, no colours: under PAPP's terms every pairing costs the
+    # same, and the tie-break pairs 1-2, 3-4 ...
     players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(8))
-    pairing = pair_round(RoundInput(1, players))
+    pairing = pair_round(RoundInput(1, players), PenaltyParams.papp())
     assert [(t.black, t.white) for t in pairing.tables] == \
         [("p0", "p1"), ("p2", "p3"), ("p4", "p5"), ("p6", "p7")]
     assert isinstance(pairing, Pairing) and pairing.total_cost == 0
+
+
+def test_round_one_pairs_top_half_against_bottom_half_by_default() -> None:
+    # The defaults' halves term: 1-5, 2-6, 3-7, 4-8 (the Dutch system's first round),
+    # the first colour alternating down the boards; the only pairing of halves cost 0.
+    players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(8))
+    pairing = pair_round(RoundInput(1, players))
+    assert [(t.black, t.white) for t in pairing.tables] == \
+        [("p0", "p4"), ("p5", "p1"), ("p2", "p6"), ("p7", "p3")]
+    assert pairing.total_cost == 0
+    brute = pair_round(RoundInput(1, players), method="brute")
+    assert [(t.black, t.white) for t in brute.tables] == \
+        [(t.black, t.white) for t in pairing.tables]
 
 
 def test_empty_and_single_player_fields() -> None:
@@ -227,7 +240,7 @@ def test_result_describes_the_run(method: str) -> None:
     assert p.clock == "cpu" and 0.0 <= p.seconds < 60.0
     assert p.proven is (method in PROVEN_METHODS)
     upper = sum(v for t in p.tables for k, v in t.terms.items()
-                if k not in ("colour", "colour_tier"))
+                if k not in COLOUR_TERMS)  # colour, its tier and the halves term
     assert p.bound == (float(upper) if p.proven else None)
     assert p.stats["players"] == 41
 
