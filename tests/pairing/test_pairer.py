@@ -310,3 +310,16 @@ def test_pair_round_limit_takes_time_and_stop_only() -> None:
     with pytest.raises(InvalidInputError, match=r"pair_round: a limit takes time and a stop "
                                                 r"flag only"):
         pair_round(play_event(6, 1, seed=1), limit=Limit(nodes=10))
+
+
+def test_pairing_key_ranks_the_halves_term_with_the_colour_cost() -> None:
+    # Round 1 of four: no colour cost anywhere, so only the halves term tells 1-2, 3-4
+    # (each pair one place from half the group apart) from the defaults' 1-3, 4-2.
+    players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(4))
+    ri = RoundInput(1, players)
+    halves = [("p0", "p2"), ("p3", "p1")]
+    neighbours = [("p0", "p1"), ("p2", "p3")]
+    assert pairing_key(ri, halves) == (0, 0, 0)
+    assert pairing_key(ri, neighbours) == (0, 0, 2)
+    assert pairing_key(ri, neighbours, PenaltyParams.papp()) == (0, 0, 0)
+    assert pairing_key(ri, neighbours, PenaltyParams(p_halfcol=5, p_halves=3)) == (0, 0, 6)

@@ -323,7 +323,10 @@ class Tournament:
             row = con.execute("SELECT value FROM meta WHERE key = 'penalties'").fetchone()
         if row is None or row[0] is None:
             return PenaltyParams.papp()
-        data = json.loads(row[0]) if isinstance(row[0], str) else None
+        try:
+            data = json.loads(row[0]) if isinstance(row[0], str) else None
+        except ValueError as e:
+            raise _damaged(self.path, e) from None
         if not isinstance(data, dict):
             raise InvalidInputError(f"{self.path}: damaged tournament file (stored "
                                     "penalties are not a JSON object); use a backup copy")
