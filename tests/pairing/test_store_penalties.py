@@ -80,6 +80,7 @@ def test_an_import_stores_the_defaults(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("value", "message"), [
     ("{not json", r"damaged tournament file \(Expecting property name"),
     ("[1, 2]", r"damaged tournament file \(stored penalties are not a JSON object\)"),
+    ("[" * 100_000, r"damaged tournament file \(maximum recursion depth"),
     ('{"p_luck": 1}', r"stored penalties: unknown key 'p_luck'"),
     ('{"p_bye2": -5}', r"stored penalties: p_bye2 must be a non-negative integer, got -5"),
 ])

@@ -325,7 +325,7 @@ class Tournament:
             return PenaltyParams.papp()
         try:
             data = json.loads(row[0]) if isinstance(row[0], str) else None
-        except ValueError as e:
+        except (ValueError, RecursionError) as e:  # cut JSON; nested too deeply
             raise _damaged(self.path, e) from None
         if not isinstance(data, dict):
             raise InvalidInputError(f"{self.path}: damaged tournament file (stored "
