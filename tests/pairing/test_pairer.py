@@ -30,7 +30,8 @@ from tests.pairing.instances import play_event, rank_spread
 
 @pytest.mark.parametrize(("n", "rounds", "params"), [
     (41, 5, PenaltyParams()), (90, 7, PenaltyParams.slim()), (150, 8, PenaltyParams()),
-], ids=["41-papp", "90-slim", "150-papp"])
+    (60, 6, PenaltyParams.papp()),
+], ids=["41-default", "90-slim", "150-default", "60-papp"])
 def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
                                                           params: PenaltyParams) -> None:
     ri = play_event(n, rounds, seed=n, params=params)
@@ -45,7 +46,7 @@ def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
 @pytest.mark.parametrize(("n", "rounds", "seed", "params", "unique"), [
     (300, 8, 2002, PenaltyParams(), True), (301, 8, 7, PenaltyParams(), False),
     (240, 6, 11, PenaltyParams.slim(), True),
-], ids=["300-papp", "301-papp-bye", "240-slim"])
+], ids=["300-default", "301-default-bye", "240-slim"])
 def test_exact_equals_the_reference_on_fields_of_a_few_hundred(
         n: int, rounds: int, seed: int, params: PenaltyParams, unique: bool) -> None:
     # The fast exact method (SLIM bound, reduced-cost pruning, rustworkx) against the
