@@ -10,15 +10,17 @@ weight sets on the held-out seeds: Kendall τ, rematches, floats, colour statist
 or a difference beyond 2) and byes given above the lowest score group.
 
 With ``--tuned FILE`` the search is skipped: the start (the built-in defaults, or
-``--start FILE``) and the weights of ``FILE`` (``benchmarks/pairing_penalties_tuned.toml``:
-the ``"tuned"`` preset) are judged on the ``--holdout`` events (the 1,000-event tables):
-every rule on the same events, each with its paired 95 % interval of the τ difference
-against the exact rule under the start.
+``--start FILE``: ``benchmarks/pairing_penalties_papp.toml`` for PAPP's weights) and the
+weights of ``FILE`` (``default``: the built-in defaults, the ``"tuned"`` preset, also in
+``benchmarks/pairing_penalties_tuned.toml``) are judged on the ``--holdout`` events (the
+1,000-event tables): every rule on the same events, each with its paired 95 % interval of
+the τ difference against the exact rule under the start; the Dutch-like and naive rules
+run under the start's weights only.
 
 The events run in ``--workers`` local processes (or on a Dask ``--scheduler``); times are
 wall-clock seconds of the whole run (the machine's load is printed with them).
 Run: ``python benchmarks/bench_pairing_tune.py [--sizes 40x7,100x9] [--events 20]
-[--holdout 200] [--max-evals 24] [--tuned TUNED.toml --start START.toml]``.
+[--holdout 200] [--max-evals 24] [--tuned TUNED.toml|default --start START.toml]``.
 """
 
 from __future__ import annotations

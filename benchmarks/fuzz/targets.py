@@ -478,8 +478,9 @@ def pairing_results_csv(data: bytes, ctx: Context) -> None:
 
 
 @target("pairing.toml", seeds=_files("pairing/*.toml"),
-        tokens=[b"preset = ", b"\"papp\"", b"\"slim\"", b"terms = [", b"p_und = [", b"]",
-                b"=", b"[table]", b"\"\"\"", b"1e999", b"inf", b"nan", b"p_chauv"],
+        tokens=[b"preset = ", b"\"papp\"", b"\"slim\"", b"\"tuned\"", b"terms = [",
+                b"p_und = [", b"]", b"=", b"[table]", b"\"\"\"", b"1e999", b"inf", b"nan",
+                b"p_chauv"],
         seconds=1.0)
 def pairing_toml(data: bytes, ctx: Context) -> None:
     from gameopt.pairing import PenaltyParams
@@ -549,7 +550,7 @@ def pairing_sqlite(data: bytes, ctx: Context) -> None:
     with unchanged(ctx.tmp, "tournament store"):
         t = Tournament.open(db)
         try:
-            t.info, t.players  # noqa: B018 - reading is the test
+            t.info, t.players, t.penalties  # noqa: B018 - reading is the test
             t.forbidden_pairs()
             t.rounds()
             for r in range(1, t.last_round + 1):

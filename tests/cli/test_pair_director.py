@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gameopt.cli.main import main
-from gameopt.pairing import Tournament
+from gameopt.pairing import Tournament, pair_round
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -32,35 +32,42 @@ def refused(args: list[str], capsys: pytest.CaptureFixture[str], db: Path) -> st
 @pytest.fixture
 def event(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """Five players with ids 1..5 (as default and WOF ids are), 2 planned rounds,
-    round 1 paired: 1-2 at table 1, 3-4 at table 2, the bye for 5 at table 3."""
+    round 1 paired with the default weights: top half against bottom half, the first
+    colour alternating, 1-3 at table 1, 4-2 at table 2, the bye for 5 at table 3 (the
+    optimum: the brute-force pairing)."""
     db = tmp_path / "e.sqlite"
     run(["pair", "new", str(db), "--name", "T", "--rounds", "2"], capsys)
     for name in ("Ann", "Bob", "Cid", "Dan", "Eve"):
         run(["pair", "add", str(db), name], capsys)
+    with Tournament.open(db) as t:
+        brute = pair_round(t.round_input(), t.penalties, method="brute")
     run(["pair", "pair", str(db)], capsys)
     with Tournament.open(db) as t:
-        assert [(g.table, g.black, g.white) for g in t.games(1)] == \
-            [(1, "1", "2"), (2, "3", "4"), (3, "5", "BYE")]
+        tables = [(g.table, g.black, g.white) for g in t.games(1)]
+    assert tables == [(1, "1", "3"), (2, "4", "2"), (3, "5", "BYE")]
+    assert tables == [(x.number, x.black, x.white) for x in brute.tables]
     return db
 
 
 def test_a_number_that_could_be_table_or_player_is_refused(
         event: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # The issue's case: "3" meant player 3 (table 2); table 3 is another game.
+    # The issue's case: "3" meant player 3 (table 1); table 3 is another game.
     err = refused(["pair", "result", str(event), "1", "3", "40", "24"], capsys, event)
-    assert "'3' could be table 3 (5 - BYE) or player 3 (Cid, table 2)" in err
+    assert "'3' could be table 3 (5 - BYE) or player 3 (Cid, table 1)" in err
     assert "--table 3 or --player 3" in err
+    # Bob (2) and Cid (3) swapped: table 1 is 1-2, table 2 is 4-3.
+    run(["pair", "swap", str(event), "1", "Bob", "Cid"], capsys)
     err = refused(["pair", "result", str(event), "1", "2", "40", "24"], capsys, event)
-    assert "could be table 2 (3 - 4) or player 2 (Bob, table 1)" in err
+    assert "could be table 2 (4 - 3) or player 2 (Bob, table 1)" in err
 
 
 def test_table_and_player_say_which(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = run(["pair", "result", str(event), "1", "--player", "3", "40", "24"], capsys)
-    assert out == "round 1 table 2: 3 40-24 4\n"
-    out = run(["pair", "result", str(event), "1", "--table", "1", "20", "44"], capsys)
-    assert out == "round 1 table 1: 1 20-44 2\n"
+    assert out == "round 1 table 1: 1 40-24 3\n"
+    out = run(["pair", "result", str(event), "1", "--table", "2", "20", "44"], capsys)
+    assert out == "round 1 table 2: 4 20-44 2\n"
     with Tournament.open(event) as t:
-        assert [(g.black_discs, g.white_discs) for g in t.games(1)[:2]] == [(20, 44), (40, 24)]
+        assert [(g.black_discs, g.white_discs) for g in t.games(1)[:2]] == [(40, 24), (20, 44)]
     err = refused(["pair", "result", str(event), "1", "--player", "Dan", "10", "54"],
                   capsys, event)
     assert "result already entered" in err and "use --replace" in err
@@ -70,13 +77,16 @@ def test_table_and_player_say_which(event: Path, capsys: pytest.CaptureFixture[s
 
 def test_unambiguous_bare_numbers_still_work(
         event: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # 1 is player 1 at table 1 (the same game); 5 is only a player; names are players.
+    # 1 is player 1 at table 1, 2 player 2 at table 2 (the same games); 5 is only a
+    # player; names are players.
     assert run(["pair", "result", str(event), "1", "1", "40", "24"], capsys) == \
-        "round 1 table 1: 1 40-24 2\n"
+        "round 1 table 1: 1 40-24 3\n"
+    assert run(["pair", "result", str(event), "1", "2", "33", "31"], capsys) == \
+        "round 1 table 2: 4 33-31 2\n"
     assert "5 has a bye" in refused(["pair", "result", str(event), "1", "5", "40", "24"],
                                     capsys, event)
-    assert run(["pair", "result", str(event), "1", "Cid", "33", "31"], capsys) == \
-        "round 1 table 2: 3 33-31 4\n"
+    assert run(["pair", "result", str(event), "1", "Cid", "30", "34", "--replace"],
+               capsys) == "round 1 table 1: 1 30-34 3\n"
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -98,7 +108,7 @@ def test_csv_numbers_follow_the_same_rule(event: Path, tmp_path: Path,
     sheet.write_text("who,black,white\n1,40,24\n3,33,31\n")
     err = refused(["pair", "result", str(event), "1", "--csv", str(sheet)], capsys, event)
     assert "'3' could be table 3" in err
-    sheet.write_text("who,black,white\n1,40,24\nCid,33,31\n")
+    sheet.write_text("who,black,white\n1,40,24\nBob,33,31\n")
     assert "2 results entered" in run(["pair", "result", str(event), "1", "--csv",
                                        str(sheet)], capsys)
 
@@ -138,7 +148,7 @@ def test_show_an_earlier_round(event: Path, capsys: pytest.CaptureFixture[str]) 
     run(["pair", "pair", str(event)], capsys)
     out = run(["pair", "show", str(event), "1", "--why"], capsys)
     assert out.startswith("Round 1 (exact, total cost 0)")
-    assert "| 2     | Cid   | 3        | 0.0" in out  # points before the round
+    assert "| 2     | Dan   | 4        | 0.0" in out  # points before the round
     assert "table 3: Eve - BYE: cost 0" in out
     assert "round 7 is not paired" in refused(["pair", "show", str(event), "7"], capsys,
                                               event)
@@ -156,7 +166,7 @@ def test_replace_allow_and_late_entry(event: Path, capsys: pytest.CaptureFixture
     # Fay joins in round 2: she cannot take a seat in round 1.
     err = refused(["pair", "replace", str(event), "1", "Dan", "Fay"], capsys, event)
     assert "not active in round 1" in err
-    # A no-show: Eve's bye becomes a game against Cid, and Dan is left out (a warning).
+    # A no-show: Dan's opponent Bob gets a bye, and Dan is left out (a warning).
     with Tournament.open(event) as t:
         t.withdraw("Fay")  # not in this test's later rounds
     main(["pair", "replace", str(event), "1", "Dan", "BYE"])
@@ -164,7 +174,7 @@ def test_replace_allow_and_late_entry(event: Path, capsys: pytest.CaptureFixture
     assert out == "round 1: BYE in Dan's seat\n"
     assert err == "warning: round 1: 4 has no game (withdraw or pair them)\n"
     with Tournament.open(event) as t:
-        assert [(g.black, g.white) for g in t.games(1)] == [("1", "2"), ("3", "BYE"),
+        assert [(g.black, g.white) for g in t.games(1)] == [("1", "3"), ("2", "BYE"),
                                                             ("5", "BYE")]
     run(["pair", "forbid", str(event), "Ann", "Bob"], capsys)
     assert run(["pair", "allow", str(event), "1", "bob"], capsys) == \
@@ -175,23 +185,23 @@ def test_replace_allow_and_late_entry(event: Path, capsys: pytest.CaptureFixture
 
 def test_forfeit_from_the_cli(event: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(["pair", "result", str(event), "1", "--forfeit", "Ann"], capsys) == \
-        "round 1 table 1: 1 -:+ 2, won by 2 by forfeit\n"
-    assert run(["pair", "result", str(event), "1", "--forfeit", "3", "--both"], capsys) == \
-        "round 1 table 2: 3 -:- 4, both forfeit\n"
-    err = refused(["pair", "result", str(event), "1", "--forfeit", "Bob"], capsys, event)
-    assert "result already entered (1 -:+ 2, won by 2 by forfeit)" in err
+        "round 1 table 1: 1 -:+ 3, won by 3 by forfeit\n"
+    assert run(["pair", "result", str(event), "1", "--forfeit", "4", "--both"], capsys) == \
+        "round 1 table 2: 4 -:- 2, both forfeit\n"
+    err = refused(["pair", "result", str(event), "1", "--forfeit", "Cid"], capsys, event)
+    assert "result already entered (1 -:+ 3, won by 3 by forfeit)" in err
     assert "--both goes with --forfeit" in refused(
         ["pair", "result", str(event), "1", "--table", "1", "40", "24", "--both"], capsys,
         event)
     assert "takes no disc counts" in refused(
         ["pair", "result", str(event), "1", "40", "24", "--forfeit", "Bob"], capsys, event)
-    run(["pair", "result", str(event), "1", "--forfeit", "Bob", "--replace"], capsys)
+    run(["pair", "result", str(event), "1", "--forfeit", "Cid", "--replace"], capsys)
     out = run(["pair", "standings", str(event)], capsys)
     ann = next(line for line in out.splitlines() if "| Ann " in line)
     assert "| 1.0 " in ann and "| 32 " in ann  # a win and 32 discs
     elo = event.with_suffix(".elo")
     run(["pair", "export", str(event), "--elo", str(elo)], capsys)
-    assert "%Forfeit: 1 2 B" in elo.read_text() and "%Forfeit: 3 4 0" in elo.read_text()
+    assert "%Forfeit: 1 3 B" in elo.read_text() and "%Forfeit: 4 2 0" in elo.read_text()
 
 
 # ------------------------------------------------------------------ the issue's Low items

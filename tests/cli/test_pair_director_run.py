@@ -1,8 +1,11 @@
 """The director's run of issue 19, from the command line alone: 11 players, 7 rounds, a
 late entry, a withdrawal, a forfeit, a forbidden pair and draws, with every check: each
 round's pairing best in the exact order (against the enumeration of every pairing), no
-rematch, one bye per odd round to the right player, no third same colour in a row, and
-the exports read back to the same tournament."""
+rematch, one bye per odd round to the right player, no third same colour in a row nor a
+colour difference beyond 2 unless every pairing best on the tiers above has as many (with
+the default weights rounds 5 and 6 each give one player a third same colour: the
+pairings without cost 1,044 in floats against 446, and 2,578 against 1,830), and the
+exports read back to the same tournament."""
 
 from __future__ import annotations
 
@@ -63,6 +66,7 @@ def test_the_directors_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert run(["pair", "forbid", str(db), "Ann", "Cid"], capsys) == \
         "Ann (id 1) and Cid (id 3) will not be paired\n"
     byes: list[str] = []
+    forced: dict[int, int] = {}  # round: colour-tier breaks of the enumeration's best
     for k in range(1, 8):
         if k == 2:  # a late entry with half a point for the round missed
             assert run(["pair", "add", str(db), "Kim", "--rating", "1600", "--from-round",
@@ -80,8 +84,9 @@ def test_the_directors_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         tables = [(tb.black, tb.white) for tb in pairing.tables]
         # best in the exact order: the enumeration of every pairing agrees
         brute = pair_round(ri, method="brute")
-        assert pairing_key(ri, tables) == pairing_key(
-            ri, [(tb.black, tb.white) for tb in brute.tables]), k
+        key = pairing_key(ri, [(tb.black, tb.white) for tb in brute.tables])
+        assert pairing_key(ri, tables) == key, k
+        forced[k] = key[1]
         # one bye for an odd field, to the first of the bye order a legal pairing allows
         bye = [b for b, w in tables if w == BYE]
         assert len(bye) == len(ri.players) % 2
@@ -95,15 +100,24 @@ def test_the_directors_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     with Tournament.open(db) as t:
         data = t.snapshot()
         standings = t.standings()
-    # no rule broken in any round: rematch, forbidden, byes, colours, optimality
+    # no rule broken in any round (rematch, forbidden, byes, optimality), and the
+    # colour rules only where every pairing best on floats breaks them as often
+    colour_rules = {"colour-run", "colour-difference"}
     for k in range(1, 8):
-        assert check_round(data.players, data.games, k, data.forbidden) == [], k
-    assert run(["pair", "check", str(db)], capsys).count("no rule broken") == 7
+        found = check_round(data.players, data.games, k, data.forbidden)
+        assert {b.rule for b in found} <= colour_rules, (k, found)
+        assert len(found) == forced[k], (k, found)
+    assert max(forced.values()) <= 1
+    assert main(["pair", "check", str(db)]) == (1 if any(forced.values()) else 0)
+    out = capsys.readouterr().out
+    assert out.count("no rule broken") == 7 - sum(v > 0 for v in forced.values())
+    assert out.count("colour-run") + out.count("colour-difference") == \
+        sum(forced.values()) and "not-optimal" not in out
     assert any(g.forfeit for g in data.games) and any(
         g.result is not None and g.result.value == "D" for g in data.games)
     kim = next(s for s in standings if s.name == "Kim")
     hal = next(s for s in standings if s.name == "Hal")
-    assert hal.withdrawn and hal.games == 4 and kim.games + kim.byes <= 6
+    assert hal.withdrawn and hal.games + hal.byes == 4 and kim.games + kim.byes <= 6
     # exports: TRF-16 reads back to the same tournament, .ELO to the same standings
     elo, trf, sheet = tmp_path / "o.elo", tmp_path / "o.trf", tmp_path / "s.csv"
     run(["pair", "export", str(db), "--elo", str(elo), "--trf", str(trf),

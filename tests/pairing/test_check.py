@@ -12,6 +12,7 @@ from gameopt.pairing.check import check_round
 from gameopt.pairing.formats import write_trf
 from gameopt.pairing.model import BYE
 from gameopt.pairing.pairer import pair_round
+from gameopt.pairing.penalties import PenaltyParams
 from gameopt.pairing.records import GameRecord, Outcome, PlayerRecord
 from gameopt.pairing.store import Tournament
 
@@ -67,7 +68,14 @@ def test_byes_colour_difference_and_optimality() -> None:
     worse = games[:3] + [GameRecord(2, t.number, t.white, t.black) if t.white != BYE
                          else GameRecord(2, t.number, t.black, BYE) for t in best.tables]
     found = check_round(players, worse, 2)
-    assert [str(b) for b in found] == [
+    assert [str(b) for b in found] == [  # the defaults: the halves term ranked with colour
+        "round 2: not-optimal: (other terms, colour-tier breaks, colour and halves) = "
+        "(404, 0, 22); the exact pairing has (404, 0, 1)"]
+    papp = PenaltyParams.papp()
+    best = pair_round(ri, papp)
+    worse = games[:3] + [GameRecord(2, t.number, t.white, t.black) if t.white != BYE
+                         else GameRecord(2, t.number, t.black, BYE) for t in best.tables]
+    assert [str(b) for b in check_round(players, worse, 2, params=papp)] == [
         "round 2: not-optimal: (other terms, colour-tier breaks, colour) = (404, 0, 21); "
         "the exact pairing has (404, 0, 0)"]
     d = [GameRecord(1, 1, "1", "2", 40, 24), GameRecord(2, 1, "1", "2", 40, 24),
@@ -77,6 +85,18 @@ def test_byes_colour_difference_and_optimality() -> None:
                                        "colour-difference", "colour-difference"]
     with pytest.raises(InvalidInputError, match="round 9 has no table"):
         check_round(players, games, 9)
+
+
+def test_a_pairing_worse_only_on_the_halves_term_is_not_optimal() -> None:
+    # Round 1 of four: 1-2, 3-4 has no colour cost, but the defaults pair 1-3, 4-2.
+    players = _players(4)
+    neighbours = [GameRecord(1, 1, "1", "2"), GameRecord(1, 2, "3", "4")]
+    assert [str(b) for b in check_round(players, neighbours, 1)] == [
+        "round 1: not-optimal: (other terms, colour-tier breaks, colour and halves) = "
+        "(0, 0, 2); the exact pairing has (0, 0, 0)"]
+    assert check_round(players, neighbours, 1, params=PenaltyParams.papp()) == []
+    halves = [GameRecord(1, 1, "1", "3"), GameRecord(1, 2, "4", "2")]
+    assert check_round(players, halves, 1) == []
 
 
 def test_check_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

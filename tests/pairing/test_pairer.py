@@ -20,7 +20,7 @@ from gameopt.pairing import METHODS, PROVEN_METHODS
 from gameopt.pairing.matching import min_weight_perfect_matching
 from gameopt.pairing.model import BYE, Pairing, PlayerState, RoundInput
 from gameopt.pairing.pairer import pair_round, pairing_key
-from gameopt.pairing.penalties import PenaltyParams, cost_matrix, pair_cost
+from gameopt.pairing.penalties import COLOUR_TERMS, PenaltyParams, cost_matrix, pair_cost
 from tests.pairing.instances import play_event, rank_spread
 
 # --------------------------------------------------------------------------------------
@@ -30,7 +30,8 @@ from tests.pairing.instances import play_event, rank_spread
 
 @pytest.mark.parametrize(("n", "rounds", "params"), [
     (41, 5, PenaltyParams()), (90, 7, PenaltyParams.slim()), (150, 8, PenaltyParams()),
-], ids=["41-papp", "90-slim", "150-papp"])
+    (60, 6, PenaltyParams.papp()),
+], ids=["41-default", "90-slim", "150-default", "60-papp"])
 def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
                                                           params: PenaltyParams) -> None:
     ri = play_event(n, rounds, seed=n, params=params)
@@ -43,15 +44,16 @@ def test_pair_round_exact_equals_networkx_on_swiss_fields(n: int, rounds: int,
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("n", "rounds", "seed", "params", "unique"), [
-    (300, 8, 2002, PenaltyParams(), True), (301, 8, 7, PenaltyParams(), False),
-    (240, 6, 11, PenaltyParams.slim(), True),
-], ids=["300-papp", "301-papp-bye", "240-slim"])
+    (300, 8, 2002, PenaltyParams.papp(), True), (300, 8, 2002, PenaltyParams(), False),
+    (301, 8, 7, PenaltyParams(), False), (240, 6, 11, PenaltyParams.slim(), True),
+], ids=["300-papp", "300-default", "301-default-bye", "240-slim"])
 def test_exact_equals_the_reference_on_fields_of_a_few_hundred(
         n: int, rounds: int, seed: int, params: PenaltyParams, unique: bool) -> None:
     # The fast exact method (SLIM bound, reduced-cost pruning, rustworkx) against the
     # reference (networkx's blossom on every allowed pair): the same key in every tier,
     # rank distances (the last tier) included, so the same tables wherever the optimum
-    # is unique (at 301 players it is not: two pairings tie in every tier).
+    # is unique (at 301 players, and at 300 under the defaults, it is not: pairings tie in
+    # every tier).
     ri = play_event(n, rounds, seed=seed, params=params)
     exact = pair_round(ri, params)
     ref = pair_round(ri, params, method="networkx")
@@ -198,14 +200,27 @@ def test_pair_round_is_the_same_in_another_process() -> None:
     assert runs[0] == runs[1] == str([(t.black, t.white) for t in here.tables]) + "\n"
 
 
-def test_round_one_pairs_neighbours_in_the_ranking() -> None:
-    # No history, one score group, no colours: every pairing costs the same, and the
-    # tie-break pairs 1-2, 3-4 ...
+def test_round_one_pairs_neighbours_in_the_ranking_with_papps_weights() -> None:
+    # No history, one score group, no colours: under PAPP's terms every pairing costs the
+    # same, and the tie-break pairs 1-2, 3-4 ...
     players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(8))
-    pairing = pair_round(RoundInput(1, players))
+    pairing = pair_round(RoundInput(1, players), PenaltyParams.papp())
     assert [(t.black, t.white) for t in pairing.tables] == \
         [("p0", "p1"), ("p2", "p3"), ("p4", "p5"), ("p6", "p7")]
     assert isinstance(pairing, Pairing) and pairing.total_cost == 0
+
+
+def test_round_one_pairs_top_half_against_bottom_half_by_default() -> None:
+    # The defaults' halves term: 1-5, 2-6, 3-7, 4-8 (the Dutch system's first round),
+    # the first colour alternating down the boards; the only pairing of halves cost 0.
+    players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(8))
+    pairing = pair_round(RoundInput(1, players))
+    assert [(t.black, t.white) for t in pairing.tables] == \
+        [("p0", "p4"), ("p5", "p1"), ("p2", "p6"), ("p7", "p3")]
+    assert pairing.total_cost == 0
+    brute = pair_round(RoundInput(1, players), method="brute")
+    assert [(t.black, t.white) for t in brute.tables] == \
+        [(t.black, t.white) for t in pairing.tables]
 
 
 def test_empty_and_single_player_fields() -> None:
@@ -227,7 +242,7 @@ def test_result_describes_the_run(method: str) -> None:
     assert p.clock == "cpu" and 0.0 <= p.seconds < 60.0
     assert p.proven is (method in PROVEN_METHODS)
     upper = sum(v for t in p.tables for k, v in t.terms.items()
-                if k not in ("colour", "colour_tier"))
+                if k not in COLOUR_TERMS)  # colour, its tier and the halves term
     assert p.bound == (float(upper) if p.proven else None)
     assert p.stats["players"] == 41
 
@@ -297,3 +312,16 @@ def test_pair_round_limit_takes_time_and_stop_only() -> None:
     with pytest.raises(InvalidInputError, match=r"pair_round: a limit takes time and a stop "
                                                 r"flag only"):
         pair_round(play_event(6, 1, seed=1), limit=Limit(nodes=10))
+
+
+def test_pairing_key_ranks_the_halves_term_with_the_colour_cost() -> None:
+    # Round 1 of four: no colour cost anywhere, so only the halves term tells 1-2, 3-4
+    # (each pair one place from half the group apart) from the defaults' 1-3, 4-2.
+    players = tuple(PlayerState(f"p{k}", f"P{k}", rank=k + 1) for k in range(4))
+    ri = RoundInput(1, players)
+    halves = [("p0", "p2"), ("p3", "p1")]
+    neighbours = [("p0", "p1"), ("p2", "p3")]
+    assert pairing_key(ri, halves) == (0, 0, 0)
+    assert pairing_key(ri, neighbours) == (0, 0, 2)
+    assert pairing_key(ri, neighbours, PenaltyParams.papp()) == (0, 0, 0)
+    assert pairing_key(ri, neighbours, PenaltyParams(p_halfcol=5, p_halves=3)) == (0, 0, 6)

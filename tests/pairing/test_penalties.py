@@ -15,7 +15,9 @@ from gameopt.pairing.pairer import pair_round
 from gameopt.pairing.penalties import (
     DEFAULT_P_UND,
     PAPP_TERMS,
+    PRESETS,
     SLIM_TERMS,
+    TUNED_TERMS,
     PenaltyParams,
     colour_balance,
     cost_matrix,
@@ -34,7 +36,9 @@ from gameopt.pairing.penalties import (
 )
 
 B, W, X = Colour.BLACK, Colour.WHITE, Colour.BYE_
-DEF = PenaltyParams()
+#: PAPP's weights: the terms and tiers this file checks (the defaults, the ``tuned``
+#: preset, are PAPP's with the halves term and the colour alternation; tested apart).
+DEF = PenaltyParams.papp()
 
 
 def player(pid: str = "a", score: int = 0, colours: tuple[Colour, ...] = (),
@@ -197,7 +201,10 @@ def test_tuned_preset_and_the_first_colours_alternating(tmp_path: Path) -> None:
     got = {(t.black, t.white) for t in pair_round(ri, tuned).tables}
     # top half against bottom half, black to 1, 3 and to the opponents of 2, 4
     assert got == {("p1", "p5"), ("p6", "p2"), ("p3", "p7"), ("p8", "p4")}
-    old = {(t.black, t.white) for t in pair_round(ri).tables}
+    assert {(t.black, t.white) for t in pair_round(ri).tables} == got  # the default
+    brute = pair_round(ri, tuned, method="brute")  # optimal for these weights
+    assert {(t.black, t.white) for t in brute.tables} == got
+    old = {(t.black, t.white) for t in pair_round(ri, PenaltyParams.papp()).tables}
     assert old == {("p1", "p2"), ("p3", "p4"), ("p5", "p6"), ("p7", "p8")}
 
 
@@ -217,12 +224,17 @@ def test_pair_cost_takes_the_cheaper_colours_and_its_terms_sum() -> None:
     a = player("a", 4, (B, W, B), rank=1, country="JPN")  # δ = +1, black last
     b = player("b", 4, (W, B, W), rank=2, country="JPN")  # δ = −1, white last
     ri = RoundInput(4, (a, b))
-    cost, black, white, terms = pair_cost(a, b, ri)
+    cost, black, white, terms = pair_cost(a, b, ri, DEF)
     assert (black, white) == ("b", "a")
     assert terms == {"colour": 0, "colour_tier": 0, "undulation": 0, "repetition": 0,
                      "chauvinism": 20, "elitism": 0}
     assert cost == sum(terms.values()) == 20
-    assert pair_cost(b, a, ri)[:3] == (20, "b", "a")
+    assert pair_cost(b, a, ri, DEF)[:3] == (20, "b", "a")
+    # The defaults add the halves term: two players of a group of two are half the group
+    # apart (0); the colours are chosen as before.
+    cost, black, white, terms = pair_cost(a, b, ri)
+    assert (black, white) == ("b", "a") and cost == 20
+    assert set(terms) == TUNED_TERMS | {"colour_tier"} and terms["halves"] == 0
     # SLIM's set: no colour or country term, the rank term instead; colours still balance.
     cost, black, white, terms = pair_cost(a, b, ri, PenaltyParams.slim())
     assert (black, white) == ("b", "a") and set(terms) == SLIM_TERMS
@@ -231,7 +243,12 @@ def test_pair_cost_takes_the_cheaper_colours_and_its_terms_sum() -> None:
 
 def test_pair_cost_tie_gives_black_to_the_better_ranked() -> None:
     a, b = player("a", rank=2), player("b", rank=1)
+    assert pair_cost(a, b, RoundInput(1, (a, b)), DEF)[1:3] == ("b", "a")
+    c = player("c", rank=3)
+    assert pair_cost(a, c, RoundInput(1, (a, c)), DEF)[1:3] == ("a", "c")
+    # The defaults alternate the first colour down the boards: rank 1 black, rank 2 white.
     assert pair_cost(a, b, RoundInput(1, (a, b)))[1:3] == ("b", "a")
+    assert pair_cost(a, c, RoundInput(1, (a, c)))[1:3] == ("c", "a")
 
 
 def test_pair_cost_rematch_colours_decide() -> None:
@@ -328,7 +345,17 @@ def test_tiers_decide_a_small_round() -> None:
 
 
 def test_presets_and_defaults() -> None:
-    assert DEF.terms == PAPP_TERMS and PenaltyParams.papp() == DEF
+    default = PenaltyParams()
+    assert default == PenaltyParams.tuned() == PenaltyParams.preset("tuned")
+    assert default.terms == TUNED_TERMS == PAPP_TERMS | {"halves"}
+    assert default.p_colalt == 1 and default.p_halves == 1
+    assert DEF.terms == PAPP_TERMS and DEF.p_colalt == 0 and DEF != default
+    # PAPP's preset is the defaults before the tuned ones, field for field
+    assert DEF == PenaltyParams(terms=PAPP_TERMS, p_colalt=0)
+    assert [PenaltyParams.preset(k).preset_name for k in PRESETS] == list(PRESETS)
+    assert PenaltyParams.papp(p_bye2=7).preset_name is None
+    with pytest.raises(InvalidInputError, match="penalty preset 'fide': choose tuned"):
+        PenaltyParams.preset("fide")
     assert PenaltyParams.slim().terms == SLIM_TERMS
     assert DEF.p_und == DEFAULT_P_UND and DEF.p_und[:5] == (0, 100, 400, 900, 1600)
     assert PenaltyParams.slim(p_rank=3).p_rank == 3
@@ -363,7 +390,24 @@ def test_from_toml_overrides(tmp_path: Path) -> None:
     assert params.p_col == DEF.p_col
     q = write(tmp_path, 'terms = ["colour", "undulation"]\n')
     assert PenaltyParams.from_toml(q).terms == {"colour", "undulation"}
-    assert PenaltyParams.from_toml(write(tmp_path, "")) == DEF
+    assert PenaltyParams.from_toml(write(tmp_path, "")) == PenaltyParams()
+
+
+def test_from_toml_without_a_preset_overrides_the_base(tmp_path: Path) -> None:
+    p = write(tmp_path, "p_bye2 = 7\n")
+    assert PenaltyParams.from_toml(p) == PenaltyParams(p_bye2=7)
+    assert PenaltyParams.from_toml(p, base=DEF) == PenaltyParams.papp(p_bye2=7)
+    q = write(tmp_path, 'preset = "tuned"\np_bye2 = 7\n')  # a preset replaces the base
+    assert PenaltyParams.from_toml(q, base=DEF) == PenaltyParams.tuned(p_bye2=7)
+
+
+def test_from_dict_round_trips_and_checks() -> None:
+    for params in (PenaltyParams(), DEF, PenaltyParams.slim(p_und=(0, 5), p_chauv=(1, 2))):
+        assert PenaltyParams.from_dict(params.to_dict(), "x") == params
+    with pytest.raises(InvalidInputError, match="stored: unknown key 'p_luck'"):
+        PenaltyParams.from_dict({"p_luck": 1}, "stored")
+    with pytest.raises(InvalidInputError, match="stored: p_bye2 must be a non-negative"):
+        PenaltyParams.from_dict({"p_bye2": -1}, "stored")
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -373,7 +417,7 @@ def test_from_toml_overrides(tmp_path: Path) -> None:
                           r"got 'two'"),
     ("p_und = [1, 2]\n", r"penalties\.toml: p_und\[0\] must be 0"),
     ('terms = ["colour", "karma"]\n', r"penalties\.toml: terms: unknown term 'karma'"),
-    ('preset = "fide"\n', r"penalties\.toml: preset must be 'papp', 'slim' or 'tuned'"),
+    ('preset = "fide"\n', r"penalties\.toml: preset must be 'tuned', 'papp' or 'slim', got 'fide'"),
     ("p_und = [0, \n", r"penalties\.toml: not valid TOML"),
 ])
 def test_from_toml_errors_name_the_key_and_file(tmp_path: Path, text: str,

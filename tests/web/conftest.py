@@ -62,8 +62,8 @@ class Desk:
         return m.group(1)
 
     def create(self, slug: str = "open", **fields: str) -> Any:
-        data = {"slug": slug, "name": "Test Open", "rounds": "5", "preset": "papp",
-                "overrides": "", **fields}
+        data = {"slug": slug, "name": "Test Open", "rounds": "5", "preset": "tuned",
+                "overrides": "", **fields}  # the form's default preset
         return self.post("/desk/new", data)
 
     def upload_players(self, slug: str = "open", text: str = PLAYERS_CSV,

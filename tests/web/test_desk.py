@@ -490,3 +490,32 @@ def test_unpair_the_last_round_only_while_it_has_no_result(event: Desk) -> None:
     assert _file(event).read_bytes() == before
     with _open(event) as t:
         assert t.last_round == 1
+
+
+def test_new_events_pair_with_the_tuned_defaults_and_store_them(desk: Desk) -> None:
+    from gameopt.pairing import PenaltyParams, pair_round
+
+    r = desk.post("/desk/new", {"slug": "open", "name": "Open", "rounds": "5",
+                                "overrides": ""})  # no preset chosen: the form's default
+    assert r.status_code == 200
+    assert 'option value="tuned" selected' in desk.get("/desk/").text
+    assert (desk.data_dir / "open.penalties.toml").read_text() == 'preset = "tuned"\n'
+    with _open(desk) as t:
+        assert t.penalties == PenaltyParams()
+    desk.create("old", preset="papp", overrides="p_bye2 = 7")
+    with _open(desk, "old") as t:
+        assert t.penalties == PenaltyParams.papp(p_bye2=7)
+    r = desk.create("bad", preset="fide")
+    assert r.status_code == 400 and "penalty preset 'fide': choose tuned, papp or slim" in \
+        text(r)
+    # Without its penalty file the desk pairs with the stored weights and shows them.
+    (desk.data_dir / "old.penalties.toml").unlink()
+    assert desk.upload_players("old").status_code == 200
+    page = desk.get("/desk/old").text
+    assert "p_bye2 = 7" in page and "p_colalt = 0" in page  # PAPP's, with the override
+    with _open(desk, "old") as t:
+        expected = pair_round(t.round_input(), PenaltyParams.papp(p_bye2=7))
+    assert desk.pair("old").status_code == 200
+    with _open(desk, "old") as t:
+        assert [(g.black, g.white) for g in t.games(1)] == \
+            [(x.black, x.white) for x in expected.tables]

@@ -13,7 +13,7 @@ from gameopt.pairing import DEFAULT_TIEBREAKS, METHODS, Tournament, formats
 from gameopt.pairing.records import result_text
 
 if TYPE_CHECKING:
-    from gameopt.pairing import SimConfig
+    from gameopt.pairing import PenaltyParams, SimConfig
 
 __all__ = ["register"]
 
@@ -28,7 +28,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--country", default=None, help="the host country (one word, e.g. FRA)")
     a.add_argument("--date", default=None, help="YYYY-MM-DD")
     a.add_argument("--rounds", type=int, default=None, help="planned rounds")
+    a.add_argument("--preset", default=None, choices=["tuned", "papp", "slim"],
+                   help="the penalty weights stored with the tournament (default tuned: "
+                        "chosen by simulation; papp: PAPP's terms alone)")
+    a.add_argument("--params", default=None, metavar="PENALTIES.toml",
+                   help="penalty weights to store (overrides of --preset)")
     a.set_defaults(func=cmd_new)
+
+    a = ss.add_parser("penalties", help="show or change the tournament's penalty weights")
+    a.add_argument("file", help="the tournament file")
+    a.add_argument("--preset", default=None, choices=["tuned", "papp", "slim"],
+                   help="store this preset (from the next round paired)")
+    a.add_argument("--params", default=None, metavar="PENALTIES.toml",
+                   help="store these weights (overrides of --preset, or of the stored "
+                        "weights)")
+    a.set_defaults(func=cmd_penalties)
 
     a = ss.add_parser("add", help="register players (one, or a CSV name,id,country,rating)")
     a.add_argument("file", help="the tournament file")
@@ -52,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    choices=[m for m in METHODS if m != "brute"],
                    help="pairing method (default exact)")
     a.add_argument("--params", default=None, metavar="PENALTIES.toml",
-                   help="penalty parameter overrides")
+                   help="penalty weights for this round only (overrides of the stored "
+                        "weights; default: the stored weights, see 'pair penalties')")
     a.add_argument("--why", action="store_true", help="show each table's penalty terms")
     a.add_argument("--stats", action="store_true",
                    help="show the run: CPU seconds, whether proven optimal, statistics")
@@ -170,7 +185,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     a.add_argument("--no-optimality", action="store_true",
                    help="skip the comparison with the exact pairing (one pairing a round)")
     a.add_argument("--params", default=None, metavar="PENALTIES.toml",
-                   help="penalty parameter overrides for the comparison")
+                   help="penalty weights for the comparison (default: a tournament file's "
+                        "stored weights; the built-in defaults for a .trf/.elo file)")
     a.set_defaults(func=cmd_check)
 
     a = ss.add_parser("simulate", help="simulate random events under several pairing rules")
@@ -185,6 +201,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="worker processes (default: one per core)")
     a.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="a Dask scheduler to run the events on")
+    a.add_argument("--params", default=None, metavar="PENALTIES.toml",
+                   help="penalty weights of every rule (default: the built-in defaults, "
+                        "the tuned preset; a file with preset = \"papp\" for PAPP's)")
     a.set_defaults(func=cmd_simulate)
 
     a = ss.add_parser("tune", help="tune the penalty weights for Kendall τ by simulation",
@@ -227,9 +246,38 @@ def _open(path: str) -> Tournament:
     return Tournament.open(path)
 
 
+def _stored_params(args: argparse.Namespace, base: PenaltyParams) -> PenaltyParams:
+    """The weights of ``--preset`` and ``--params`` over ``base``."""
+    from gameopt.pairing import PenaltyParams
+
+    if args.preset:
+        base = PenaltyParams.preset(args.preset)
+    return PenaltyParams.from_toml(args.params, base=base) if args.params else base
+
+
+def _describe(params: PenaltyParams) -> str:
+    from gameopt.pairing.tune import params_toml
+
+    name = params.preset_name
+    return f'preset = "{name}"\n' if name else params_toml(params)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
-    Tournament.create(args.file, args.name, args.country, args.date, args.rounds).close()
-    print(f"created {args.file}")
+    from gameopt.pairing import PenaltyParams
+
+    params = _stored_params(args, PenaltyParams())
+    Tournament.create(args.file, args.name, args.country, args.date, args.rounds,
+                      penalties=params).close()
+    print(f"created {args.file} (penalties: {params.preset_name or 'custom'})")
+    return 0
+
+
+def cmd_penalties(args: argparse.Namespace) -> int:
+    t = _open(args.file)
+    if args.preset or args.params:
+        t.set_penalties(_stored_params(args, t.penalties))
+        print(f"{args.file}: penalties stored; they apply from round {t.next_round}")
+    print(_describe(t.penalties), end="")
     return 0
 
 
@@ -267,7 +315,8 @@ def cmd_pair(args: argparse.Namespace) -> int:
 
     limit = Limit(time=check_seconds(args.time_limit, "--time-limit"), clock="cpu")
     t = _open(args.file)
-    params = PenaltyParams.from_toml(args.params) if args.params else None
+    params = (PenaltyParams.from_toml(args.params, base=t.penalties) if args.params
+              else t.penalties)
     t.check_planned(t.next_round, extra_round=args.extra_round)
     pairing = pair_round(t.round_input(), params, method=args.method, limit=limit)
     t.store_pairing(pairing, extra_round=args.extra_round)
@@ -438,12 +487,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"{path}: no such file")
     with path.open("rb") as f:
         sqlite = f.read(16) == b"SQLite format 3\x00"
+    base = PenaltyParams()
     if sqlite:
         with Tournament.open(path) as t:
             data = t.snapshot()
+            base = t.penalties
     else:
         data = formats.read_tournament_file(path)
-    params = PenaltyParams.from_toml(args.params) if args.params else None
+    params = PenaltyParams.from_toml(args.params, base=base) if args.params else base
     paired = sorted({g.round_no for g in data.games})
     if args.round is not None and args.round not in paired:
         raise InvalidInputError(f"{path}: round {args.round} is not paired (rounds "
@@ -464,14 +515,15 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
     from gameopt.core.table import format_table
-    from gameopt.pairing import SimConfig, simulate_rules
+    from gameopt.pairing import PenaltyParams, SimConfig, simulate_rules
     from gameopt.pairing.simulate import SUMMARY_COLUMNS
 
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     cfg = SimConfig(players=args.players, rounds=args.rounds)
+    params = PenaltyParams.from_toml(args.params) if args.params else None
     rows = simulate_rules(rules, cfg, events=args.events, seed=args.seed,
                           workers=args.workers, scheduler=args.scheduler,
-                          progress=progress_for(False))
+                          progress=progress_for(False), params=params)
     print(format_table(list(SUMMARY_COLUMNS), rows))
     return 0
 

@@ -6,8 +6,10 @@ Entry points
 :func:`pair_round`
     One round's pairing by a method of :data:`METHODS` (the exact blossom by default).
 :class:`PenaltyParams`
-    The penalties: ``PenaltyParams()`` / ``.papp()`` (PAPP's terms), ``.slim()`` (SLIM's),
-    ``.from_toml(path)`` (a file of overrides).
+    The penalties: ``PenaltyParams()`` / ``.tuned()`` (the defaults: PAPP's terms with
+    the Dutch-like halves term, tuned by simulation), ``.papp()`` (PAPP's terms alone, the
+    defaults before), ``.slim()`` (SLIM's), ``.from_toml(path)`` (a file of overrides).
+    A :class:`Tournament` stores the weights it pairs with (``Tournament.penalties``).
 :class:`Tournament`
     A tournament in one SQLite file: players, rounds, results, manual changes.
 :func:`compute_standings`

@@ -203,6 +203,7 @@ def _optimality(k: int, tables: list[GameRecord], ri: RoundInput,
     theirs = pairing_key(ri, [(t.black, t.white) for t in best.tables], params)
     if bye != best_bye or mine <= theirs:
         return []  # another bye: the bye rules above say what is wrong
+    third = "colour and halves" if "halves" in (params or PenaltyParams()).terms else "colour"
     return [Breach("not-optimal", k, None, (),
-                   f"(other terms, colour-tier breaks, colour) = {mine}; the exact pairing "
+                   f"(other terms, colour-tier breaks, {third}) = {mine}; the exact pairing "
                    f"has {theirs}")]

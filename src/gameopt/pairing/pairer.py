@@ -306,8 +306,9 @@ def pairing_key(round_input: RoundInput, tables: list[tuple[str, str]],
                 params: PenaltyParams | None = None) -> tuple[int, int, int]:
     """The exact order's key of a pairing given as ``(black, white)`` ids (``white`` may
     be :data:`~gameopt.pairing.model.BYE`), with the colours as given: the total of the
-    terms other than colour, the colour-tier breaks, the colour cost (what
-    :func:`pair_round`'s exact methods minimise, in that order)."""
+    terms other than colour, the colour-tier breaks, the colour cost (with the halves term
+    on: ``p_halfcol`` times the colour cost plus the halves term), what
+    :func:`pair_round`'s exact methods minimise, in that order."""
     params = params or PenaltyParams()
     by_id = {p.id: p for p in round_input.players}
     pos = group_positions(round_input.players)
@@ -320,7 +321,10 @@ def pairing_key(round_input: RoundInput, tables: list[tuple[str, str]],
         terms = oriented_terms(b, w, round_input.round_no, params, pos)
         upper += sum(v for t, v in terms.items() if t not in COLOUR_TERMS)
         breaks += colour_violation(b, Colour.BLACK) + colour_violation(w, Colour.WHITE)
-        colour += pen_color(b, Colour.BLACK, params) + pen_color(w, Colour.WHITE, params)
+        cost = pen_color(b, Colour.BLACK, params) + pen_color(w, Colour.WHITE, params)
+        if "halves" in params.terms:  # ranked with the colour cost (cost_matrix)
+            cost = cost * params.p_halfcol + terms.get("halves", 0)
+        colour += cost
     return upper, breaks, colour
 
 

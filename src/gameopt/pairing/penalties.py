@@ -12,8 +12,13 @@ and SLIM (Nakajima's program) drops the colour and country terms and adds
 half points, ``S = 2·wins + draws``. The edge cost of a pair is the cheaper of its two
 colour assignments (:func:`pair_cost`), and that assignment is the one printed.
 
-PAPP's own numbers are not public. The defaults of :class:`PenaltyParams` are chosen to act
-as tiers, checked by the tests over events of up to 20 rounds:
+PAPP's own numbers are not public. The built-in defaults, ``PenaltyParams()``, are the
+``"tuned"`` preset (:data:`DEFAULT_PRESET`): PAPP's terms with the Dutch-like halves term
+and the first colour alternating down the boards, chosen by simulation for the Kendall τ
+of the final standings (:mod:`~gameopt.pairing.tune`; README, "Pairing").
+``PenaltyParams.papp()`` (``preset = "papp"``) is PAPP's terms alone, the defaults before
+the tuning. The weights of both are chosen to act as tiers, checked by the tests over
+events of up to 20 rounds:
 
 * a rematch (``p_clopp`` ≥ 10⁶) costs more than any float (``p_und[40]`` = 160,000 plus
   elitism, flood corrections and colour);
@@ -67,6 +72,8 @@ from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 
 __all__ = [
     "ALL_TERMS",
+    "DEFAULT_PRESET",
+    "PRESETS",
     "TUNED_TERMS",
     "HALVES_TERMS",
     "PAPP_TERMS",
@@ -106,6 +113,17 @@ TUNED_TERMS = PAPP_TERMS | HALVES_TERMS
 #: Every term name (the keys of a table's ``terms``, with ``"bye"``).
 ALL_TERMS = PAPP_TERMS | SLIM_TERMS | HALVES_TERMS
 
+#: The named base sets (``preset = NAME`` in a penalty file): the fields each one sets,
+#: every other field at its default.
+PRESETS: Mapping[str, Mapping[str, Any]] = {
+    "tuned": {"terms": TUNED_TERMS, "p_halves": 1, "p_colalt": 1},
+    "papp": {"terms": PAPP_TERMS, "p_colalt": 0},
+    "slim": {"terms": SLIM_TERMS, "p_colalt": 0},
+}
+#: The preset of ``PenaltyParams()`` (what a new tournament stores, what every command
+#: uses when no penalty file is given).
+DEFAULT_PRESET = "tuned"
+
 #: Default ``p_und[F] = 100·F²`` for F = 0..40 (20 wins apart): convex, so floats split.
 DEFAULT_P_UND = tuple(100 * f * f for f in range(41))
 
@@ -129,9 +147,9 @@ class PenaltyParams:
     Attributes
     ----------
     terms : frozenset of str
-        Terms switched on: :data:`PAPP_TERMS` (default), :data:`TUNED_TERMS` (PAPP's and
-        the halves term), :data:`SLIM_TERMS`, or any subset of :data:`ALL_TERMS`. The bye
-        cost is always on.
+        Terms switched on: :data:`TUNED_TERMS` (default: PAPP's and the halves term),
+        :data:`PAPP_TERMS`, :data:`SLIM_TERMS`, or any subset of :data:`ALL_TERMS`. The
+        bye cost is always on.
     p_col : tuple of int
         ``p_col[k]``: a player's colour imbalance after the game would be ``k`` (§3.1).
         Default ``(0, 0, 5, 15, 25)``.
@@ -185,13 +203,13 @@ class PenaltyParams:
         are ranked together (the third level of the exact order: ``p_halfcol ·
         colour cost + halves``); large values put the colour cost first. Default 1.
     p_colalt : int
-        The last colour tiebreak: 1 alternates the first colour down the boards as the
-        Dutch system does (the better-ranked player of a table takes black when their
-        rank is odd, white when it is even); 0 (default) gives black to the better-ranked
-        player.
+        The last colour tiebreak: 1 (default) alternates the first colour down the boards
+        as the Dutch system does (the better-ranked player of a table takes black when
+        their rank is odd, white when it is even); 0 (PAPP's and SLIM's presets) gives
+        black to the better-ranked player.
     """
 
-    terms: frozenset[str] = PAPP_TERMS
+    terms: frozenset[str] = TUNED_TERMS
     p_col: tuple[int, ...] = (0, 0, 5, 15, 25)
     p_repcl: int = 2
     p_und: tuple[int, ...] = DEFAULT_P_UND
@@ -210,7 +228,7 @@ class PenaltyParams:
     p_halves: int = 1
     p_halfrnd: int = 0
     p_halfcol: int = 1
-    p_colalt: int = 0
+    p_colalt: int = 1
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -218,29 +236,52 @@ class PenaltyParams:
             object.__setattr__(self, f.name, value)
 
     @classmethod
+    def preset(cls, name: str, **overrides: Any) -> PenaltyParams:
+        """The preset ``name`` of :data:`PRESETS` (``"tuned"``, ``"papp"``, ``"slim"``)
+        with ``overrides``.
+
+        Raises
+        ------
+        InvalidInputError
+            An unknown preset name.
+        """
+        if name not in PRESETS:
+            raise InvalidInputError(f"penalty preset {name!r}: choose "
+                                    f"{', '.join(PRESETS)}")
+        return cls(**{**PRESETS[name], **overrides})
+
+    @classmethod
     def papp(cls, **overrides: Any) -> PenaltyParams:
-        """PAPP's set of terms (the default), with ``overrides``."""
-        return cls(**{"terms": PAPP_TERMS, **overrides})
+        """PAPP's set of terms (the defaults before the tuned ones), black to the
+        better-ranked player, with ``overrides``."""
+        return cls.preset("papp", **overrides)
 
     @classmethod
     def tuned(cls, **overrides: Any) -> PenaltyParams:
-        """The weights chosen by simulation (README, "tuned" preset): PAPP's terms, the
-        halves term at ``p_halves`` 1 and the first colour alternating down the boards
-        (``p_colalt`` 1), with ``overrides``."""
-        return cls(**{"terms": TUNED_TERMS, "p_halves": 1, "p_colalt": 1, **overrides})
+        """The weights chosen by simulation (the defaults; README, "tuned" preset): PAPP's
+        terms, the halves term at ``p_halves`` 1 and the first colour alternating down the
+        boards (``p_colalt`` 1), with ``overrides``."""
+        return cls.preset("tuned", **overrides)
 
     @classmethod
     def slim(cls, **overrides: Any) -> PenaltyParams:
         """SLIM's set of terms (no colour, no country, plus the rank term)."""
-        return cls(**{"terms": SLIM_TERMS, **overrides})
+        return cls.preset("slim", **overrides)
+
+    @property
+    def preset_name(self) -> str | None:
+        """The name of the preset these parameters are exactly, or None."""
+        return next((k for k in PRESETS if self == type(self).preset(k)), None)
 
     @classmethod
-    def from_toml(cls, path: str | Path) -> PenaltyParams:
-        """Defaults overridden by the keys of a TOML file.
+    def from_toml(cls, path: str | Path, base: PenaltyParams | None = None,
+                  ) -> PenaltyParams:
+        """A base set overridden by the keys of a TOML file.
 
-        Keys are the attribute names; ``preset = "papp"`` (default), ``"slim"`` or
-        ``"tuned"`` (:meth:`tuned`) picks the base set and ``terms = [...]`` lists the
-        terms outright. Example::
+        Keys are the attribute names; ``preset = "tuned"``, ``"papp"`` or ``"slim"``
+        (:data:`PRESETS`) picks the base set, and without it the base is ``base`` (a
+        tournament's stored weights) or else the defaults (the ``"tuned"`` preset);
+        ``terms = [...]`` lists the terms outright. Example::
 
             preset = "slim"
             p_und = [0, 100, 400, 900, 1600]
@@ -262,21 +303,36 @@ class PenaltyParams:
             raise InvalidInputError(f"{p}: not usable TOML ({str(exc)[:60]})") from None
         except RecursionError:
             raise InvalidInputError(f"{p}: not usable TOML (nested too deeply)") from None
+        if "preset" in data:
+            preset = data.pop("preset")
+            if not isinstance(preset, str) or preset not in PRESETS:
+                raise InvalidInputError(f"{p}: preset must be 'tuned', 'papp' or 'slim', "
+                                        f"got {preset!r}")
+            start = cls.preset(preset)
+        else:
+            start = base if base is not None else cls()
+        return cls.from_dict(data, str(p), base=start)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str,
+                  base: PenaltyParams | None = None) -> PenaltyParams:
+        """``base`` (default ``PenaltyParams()``) with the fields of ``data`` (the values
+        of :meth:`to_dict`), each checked.
+
+        Raises
+        ------
+        InvalidInputError
+            One line naming ``where`` and the key: an unknown key, a value of the wrong
+            type or out of range.
+        """
         known = {f.name for f in fields(cls)}
-        values: dict[str, Any] = {}
-        preset = data.pop("preset", "papp")
-        if preset not in ("papp", "slim", "tuned"):
-            raise InvalidInputError(f"{p}: preset must be 'papp', 'slim' or 'tuned', got "
-                                    f"{preset!r}")
-        base: dict[str, dict[str, Any]] = {
-            "papp": {"terms": PAPP_TERMS}, "slim": {"terms": SLIM_TERMS},
-            "tuned": {"terms": TUNED_TERMS, "p_halves": 1, "p_colalt": 1}}
-        values.update(base[preset])
+        values = {f.name: getattr(base if base is not None else cls(), f.name)
+                  for f in fields(cls)}
         for key, value in data.items():
             if key not in known:
-                raise InvalidInputError(f"{p}: unknown key {key!r} (known: preset, "
+                raise InvalidInputError(f"{where}: unknown key {key!r} (known: preset, "
                                         f"{', '.join(sorted(known))})")
-            values[key] = _checked(key, value, str(p))
+            values[key] = _checked(key, value, where)
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,7 +17,10 @@ its table: ``games_white`` is what allows one game per player per round).
 Schema (version :data:`SCHEMA_VERSION`, also in ``PRAGMA user_version``):
 
 * ``meta(key, value)``: ``format``, ``schema_version``, ``name``, ``country``, ``date``
-  (ISO), ``rounds`` (planned);
+  (ISO), ``rounds`` (planned), ``penalties`` (the penalty weights the tournament pairs
+  with, JSON of :meth:`~gameopt.pairing.penalties.PenaltyParams.to_dict`: the defaults
+  when the file was made; a file without it was made before the weights were stored, when
+  the defaults were PAPP's, and keeps pairing with ``PenaltyParams.papp()``);
 * ``players(seq, id, name, name_key, country, rating, joined_round, initial_score,
   withdrawn_round)``: ``seq`` is the entry order, ``name_key`` the case-folded name that
   makes names unique;
@@ -50,6 +53,7 @@ from urllib.parse import quote
 
 from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.pairing.model import BYE, Pairing, RoundInput, Table
+from gameopt.pairing.penalties import PenaltyParams
 from gameopt.pairing.records import (
     GameRecord,
     Outcome,
@@ -196,23 +200,27 @@ class Tournament:
     # ----------------------------------------------------------------- files
     @classmethod
     def create(cls, path: str | Path, name: str, country: str | None = None,
-               date: str | None = None, rounds: int | None = None) -> Tournament:
+               date: str | None = None, rounds: int | None = None,
+               penalties: PenaltyParams | None = None) -> Tournament:
         """Create a new tournament file; refuse to overwrite an existing one.
 
-        ``date`` is ISO (``YYYY-MM-DD``); ``rounds`` the planned number of rounds.
+        ``date`` is ISO (``YYYY-MM-DD``); ``rounds`` the planned number of rounds;
+        ``penalties`` the weights it pairs with (stored; default ``PenaltyParams()``).
         """
         info = _clean_info(TournamentInfo(name, country, date, rounds))
-        return cls._build(Path(path), lambda con: _write_meta(con, info))
+        return cls._build(Path(path), lambda con: _write_meta(con, info, penalties))
 
     @classmethod
-    def from_data(cls, path: str | Path, data: TournamentData) -> Tournament:
+    def from_data(cls, path: str | Path, data: TournamentData,
+                  penalties: PenaltyParams | None = None) -> Tournament:
         """Create a new tournament file holding ``data`` (an import): all or nothing.
 
         Unlike :meth:`store_pairing`, rounds need not hold every active player (files
         from other programs leave absences implicit); each record is still checked.
+        ``penalties`` as in :meth:`create`.
         """
         def fill(con: sqlite3.Connection) -> None:
-            _write_meta(con, _clean_info(data.info))
+            _write_meta(con, _clean_info(data.info), penalties)
             ordered = sorted(data.players, key=lambda p: p.seq)
             try:
                 for seq, p in enumerate(ordered, start=1):
@@ -305,6 +313,30 @@ class Tournament:
     def info(self) -> TournamentInfo:
         with self._read() as con:
             return _read_info(con)
+
+    @property
+    def penalties(self) -> PenaltyParams:
+        """The penalty weights the tournament pairs with: those stored when it was made
+        (or by :meth:`set_penalties`); PAPP's (``PenaltyParams.papp()``) for a file made
+        before the weights were stored, which paired with PAPP's defaults."""
+        with self._read() as con:
+            row = con.execute("SELECT value FROM meta WHERE key = 'penalties'").fetchone()
+        if row is None or row[0] is None:
+            return PenaltyParams.papp()
+        try:
+            data = json.loads(row[0]) if isinstance(row[0], str) else None
+        except (ValueError, RecursionError) as e:  # cut JSON; nested too deeply
+            raise _damaged(self.path, e) from None
+        if not isinstance(data, dict):
+            raise InvalidInputError(f"{self.path}: damaged tournament file (stored "
+                                    "penalties are not a JSON object); use a backup copy")
+        return PenaltyParams.from_dict(data, f"{self.path}: stored penalties")
+
+    def set_penalties(self, params: PenaltyParams) -> None:
+        """Store ``params`` as the weights the next rounds are paired with."""
+        with self._write() as con:
+            con.execute("INSERT OR REPLACE INTO meta VALUES ('penalties', ?)",
+                        (_penalties_json(params),))
 
     @property
     def last_round(self) -> int:
@@ -791,11 +823,17 @@ def _require_changeable(con: sqlite3.Connection, round_no: int) -> None:
 
 
 # ------------------------------------------------------------------ rows
-def _write_meta(con: sqlite3.Connection, info: TournamentInfo) -> None:
+def _write_meta(con: sqlite3.Connection, info: TournamentInfo,
+                penalties: PenaltyParams | None) -> None:
     rows = {"format": _FORMAT, "schema_version": str(SCHEMA_VERSION), "name": info.name,
             "country": info.country, "date": info.date,
-            "rounds": None if info.rounds is None else str(info.rounds)}
+            "rounds": None if info.rounds is None else str(info.rounds),
+            "penalties": _penalties_json(penalties or PenaltyParams())}
     con.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", rows.items())
+
+
+def _penalties_json(params: PenaltyParams) -> str:
+    return json.dumps(params.to_dict(), sort_keys=True)
 
 
 def _read_info(con: sqlite3.Connection) -> TournamentInfo:

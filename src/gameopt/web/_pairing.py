@@ -29,6 +29,7 @@ from gameopt.pairing.formats import (
     parse_elo,
     parse_trf,
 )
+from gameopt.pairing.tune import params_toml
 
 # The web pages' names for the two CSV writers.
 pairing_csv = format_pairing_csv
@@ -49,6 +50,7 @@ __all__ = [
     "format_trf",
     "pair_round",
     "pairing_csv",
+    "params_toml",
     "parse_elo",
     "parse_trf",
     "standings_csv",

@@ -171,7 +171,7 @@ def _create(request: Request, form: FormData) -> Response:
     try:
         ev.check_slug(slug)
         rounds = int_field(form, "rounds", "number of rounds", "new tournament")
-        penalties = ev.check_penalties(text_field(form, "preset") or "papp",
+        penalties = ev.check_penalties(text_field(form, "preset") or "tuned",
                                        text_field(form, "overrides"))
         ev.create_event(_data_dir(request), slug, text_field(form, "name"), rounds,
                         text_field(form, "country"), text_field(form, "date"), penalties)
@@ -236,7 +236,7 @@ def _event_context(request: Request, t: Tournament, slug: str,
     return {"slug": slug, "info": t.info, "players": players, "names": names,
             "clubs": ev.clubs(data_dir, slug), "forbidden": forbidden,
             "rounds": t.rounds(), "last": last, "next": last + 1, "missing": missing,
-            "methods": METHODS, "penalties": ev.penalty_text(data_dir, slug),
+            "methods": METHODS, "penalties": ev.penalty_text(data_dir, slug, t),
             "errors": errors or {}, "values": values or {}}
 
 
@@ -311,7 +311,7 @@ def allow(request: Request, t: Tournament, slug: str, form: FormData) -> Respons
 
 @posted
 def penalties(request: Request, t: Tournament, slug: str, form: FormData) -> Response:
-    ev.set_penalty_text(_data_dir(request), slug, text_field(form, "penalties"))
+    ev.set_penalty_text(_data_dir(request), slug, t, text_field(form, "penalties"))
     return redirect(f"/desk/{slug}", "penalties saved; they apply from the next pairing")
 
 
@@ -328,7 +328,7 @@ def pair(request: Request, t: Tournament, slug: str, form: FormData) -> Response
     method = text_field(form, "method") or "exact"
     if method not in METHODS:
         raise InvalidInputError(f"pairing method {method!r}: choose {', '.join(METHODS)}")
-    params = ev.penalty_params(_data_dir(request), slug)
+    params = ev.penalty_params(_data_dir(request), slug, t)
     extra = text_field(form, "extra_round") == "on"
     t.check_planned(t.next_round, extra_round=extra)
     if not _PAIRING_SLOTS.acquire(blocking=False):

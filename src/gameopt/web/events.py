@@ -2,8 +2,10 @@
 
 A tournament called ``SLUG`` is the file ``DATA_DIR/SLUG.sqlite`` (the same file ``gameopt
 pair`` works on), with two optional companions the store has no room for:
-``SLUG.penalties.toml`` (the penalty preset and overrides, readable by ``gameopt pair pair
---params``) and ``SLUG.clubs.json`` (players' clubs by id). A slug is 1 to 64 letters,
+``SLUG.penalties.toml`` (the penalty preset and overrides as the director wrote them,
+over the weights stored in the tournament file, which are those of the penalties given at
+creation; readable by ``gameopt pair pair --params``; without it the desk pairs with the
+stored weights) and ``SLUG.clubs.json`` (players' clubs by id). A slug is 1 to 64 letters,
 digits, ``-`` or ``_`` starting with a letter or digit, so no name from a URL or a form
 can reach outside the data directory.
 """
@@ -34,6 +36,7 @@ from gameopt.web._pairing import (
     PlayerRecord,
     Standing,
     Tournament,
+    params_toml,
 )
 
 __all__ = ["SLUG", "check_slug", "tournament_path", "list_events", "open_event",
@@ -138,37 +141,49 @@ def _companion(data_dir: Path, slug: str, suffix: str) -> Path:
 
 def check_penalties(preset: str, overrides: str) -> str:
     """The penalty file's text for ``preset`` + the TOML ``overrides``, once it parses."""
-    if preset not in ("papp", "slim"):
-        raise InvalidInputError(f"penalty preset {preset!r}: choose papp or slim")
+    if preset not in ("tuned", "papp", "slim"):
+        raise InvalidInputError(f"penalty preset {preset!r}: choose tuned, papp or slim")
     return check_penalty_text(f'preset = "{preset}"\n' + overrides)
 
 
-def check_penalty_text(text: str) -> str:
+def check_penalty_text(text: str, base: PenaltyParams | None = None) -> str:
     """``text`` (a whole penalty file) once :meth:`PenaltyParams.from_toml` reads it."""
+    return _read_penalty_text(text, base)[0]
+
+
+def _read_penalty_text(text: str, base: PenaltyParams | None
+                       ) -> tuple[str, PenaltyParams]:
     text = text.replace("\r\n", "\n").strip() + "\n"
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp) / "penalties.toml"
         p.write_text(text, encoding="utf-8")
         try:
-            PenaltyParams.from_toml(p)
+            params = PenaltyParams.from_toml(p, base=base)
         except InvalidInputError as e:
             raise InvalidInputError(str(e).replace(str(p), "penalty overrides")) from None
-    return text
+    return text, params
 
 
-def penalty_params(data_dir: Path, slug: str) -> PenaltyParams | None:
+def penalty_params(data_dir: Path, slug: str, t: Tournament) -> PenaltyParams:
+    """The weights ``t`` pairs with: its penalty file's (over its stored weights), or
+    the stored weights when it has no penalty file."""
     p = _companion(data_dir, slug, ".penalties.toml")
-    return PenaltyParams.from_toml(p) if p.is_file() else None
+    return PenaltyParams.from_toml(p, base=t.penalties) if p.is_file() else t.penalties
 
 
-def penalty_text(data_dir: Path, slug: str) -> str:
+def penalty_text(data_dir: Path, slug: str, t: Tournament) -> str:
     p = _companion(data_dir, slug, ".penalties.toml")
-    return p.read_text(encoding="utf-8") if p.is_file() else 'preset = "papp"\n'
+    if p.is_file():
+        return p.read_text(encoding="utf-8")
+    params = t.penalties
+    name = params.preset_name
+    return f'preset = "{name}"\n' if name else params_toml(params)
 
 
-def set_penalty_text(data_dir: Path, slug: str, text: str) -> None:
-    """Replace the tournament's penalty file (checked first; written atomically)."""
-    text = check_penalty_text(text)
+def set_penalty_text(data_dir: Path, slug: str, t: Tournament, text: str) -> None:
+    """Replace the tournament's penalty file (checked first, over the weights stored in
+    ``t``; written atomically)."""
+    text = check_penalty_text(text, t.penalties)
     p = _companion(data_dir, slug, ".penalties.toml")
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     tmp.write_text(text, encoding="utf-8")
@@ -199,7 +214,9 @@ def create_event(data_dir: Path, slug: str, name: str, rounds: int | None,
     """A new tournament file and its penalty file (both or neither)."""
     path = tournament_path(data_dir, slug)
     pen = _companion(data_dir, slug, ".penalties.toml")
-    Tournament.create(path, name, country or None, date or None, rounds).close()
+    params = _read_penalty_text(penalties, None)[1]
+    Tournament.create(path, name, country or None, date or None, rounds,
+                      penalties=params).close()
     try:
         pen.write_text(penalties, encoding="utf-8")
     except OSError:
