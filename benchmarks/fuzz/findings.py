@@ -100,4 +100,7 @@ FINDINGS: list[Finding] = [
     Finding("deck.mdp-cli", b"--method\nvds\n--time-limit\n0.1e999",
             "runaway: inf is 'no limit' to deck mdp; the target did not cap it (the hang of "
             "--inputs 300 --seed 7, input 59)"),
+    Finding("deck.rules-cli", b"--cost\n0\n--char-limit\n42949672961",
+            "OverflowError: a character limit above int32 into the problem's limits (the "
+            "catalogue's path wrapped it to 1)"),
 ]

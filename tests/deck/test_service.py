@@ -181,3 +181,18 @@ def test_recommend_job_gives_the_advice_or_the_error(data: Any) -> None:
         assert bad["error"] == "InvalidInputError" and "twice" in bad["message"]
     finally:
         cat.close()
+
+
+def test_a_character_limit_above_the_deck_size_is_the_deck_size(
+        data: Any, cat: DeckCatalogue) -> None:
+    """Found by fuzzing (`deck build --cost 0 --char-limit 42949672961`): to_problem raised
+    OverflowError putting the limit into int32, and the catalogue wrapped it to 1."""
+    pool, coll, scores = data
+    lead = coll.owned[5]
+    huge = Rules(leader=lead, char_limit=42949672961,
+                 char_limits={pool[coll.owned[9]].character: 2**40})
+    assert huge.char_limit == 16 and set(huge.char_limits.values()) == {16}
+    same = Rules(leader=lead, char_limit=16, char_limits={pool[coll.owned[9]].character: 16})
+    a, _ = to_problem(pool, coll, huge, scores)
+    same_problem(a, to_problem(pool, coll, same, scores)[0])
+    same_problem(cat.problem(coll.owned, huge)[0], a)

@@ -113,6 +113,7 @@ class Rules:
     pieces of one character (evolved forms count as one character, leader included),
     ``char_limits`` overrides it per character id (``L_i``); ``attribute`` with
     ``attribute_min``: at least that many pieces (leader included) of that attribute.
+    A character limit above ``size`` cannot bind and is stored as ``size``.
     ``forbid``: pairs of piece ids that may not be in one deck (a hard rule; with the
     leader, the other piece is left out).
     """
@@ -138,6 +139,11 @@ class Rules:
             if lim < 1:
                 raise InvalidInputError(f"char_limits: character {ch} has limit {lim}, "
                                         "must be at least 1")
+        # a limit above the deck size cannot bind; stored as the size, so that the int32
+        # arrays of the problem never see 42949672961 (it overflowed, or wrapped to 1)
+        object.__setattr__(self, "char_limit", min(self.char_limit, self.size))
+        object.__setattr__(self, "char_limits", {ch: min(lim, self.size)
+                                                 for ch, lim in self.char_limits.items()})
         if self.attribute is not None and self.attribute not in ATTRIBUTES:
             raise InvalidInputError(f"attribute: {self.attribute!r} is not one of "
                                     f"{', '.join(ATTRIBUTES)}")
