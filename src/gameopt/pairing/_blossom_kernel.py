@@ -1,0 +1,662 @@
+"""Minimum-cost perfect matching on a sparse graph with its optimal LP duals (numba).
+
+Edmonds' primal-dual blossom algorithm, in the O(n³) organisation of Galil's survey
+(every free vertex roots an alternating tree; one augmentation per stage; the dual
+change ``δ`` is the least of the three events below), written for *minimum cost*
+*perfect* matching with integer costs, returning the matching and an optimal dual of
+Edmonds' LP in the "inside" form:
+
+    max  Σ_v y_v − Σ_B w_B·(|B| − 1)/2
+    s.t. r(i, j) = c(i, j) − y_i − y_j + Σ_{B ∋ i, j} w_B ≥ 0 for every edge,  w_B ≥ 0,
+
+B ranging over odd vertex sets (here: the blossoms, a laminar family).
+
+Arrays (all int64 unless said):
+
+* edges ``eu[k], ev[k], ec[k]`` (``k < m``); ``ec`` is **twice** the cost, so that every
+  dual stays an integer (below);
+* ``adj_start (n + 1,)``, ``adj_edge (2m,)``: the edges at vertex ``v`` are
+  ``adj_edge[adj_start[v]:adj_start[v + 1]]`` (CSR);
+* ``y (n,)`` vertex duals, ``w (2n,)`` blossom duals (ids ``n..2n − 1``; ids below ``n``
+  are the trivial blossoms, the vertices);
+* ``mate (n,)``: the matched edge at ``v`` or −1;
+* ``inb (n,)``: the outermost blossom holding ``v``; ``parent (2n,)``: the blossom
+  directly holding ``b`` or −1; ``base (2n,)``: a blossom's base vertex, −1 for an unused
+  id;
+* ``childs[b]``: the sub-blossoms ``c_0..c_{k−1}`` of ``b`` around its odd cycle, ``c_0``
+  holding the base; ``cedge[b][i]`` is the edge joining ``c_i`` and ``c_{i+1 mod k}``
+  and ``cend[b][i]`` its endpoint in ``c_i``. The matched cycle edges are those of odd
+  ``i``;
+* ``label (2n,)``: 0 none, 1 S (outer), 2 T (inner) for outermost blossoms; on a vertex
+  inside a T-blossom, 2 records that a tight edge from an S-vertex reaches it (used when
+  that T-blossom is expanded); bit 4 marks blossoms on the paths of :func:`_scan`.
+  ``ledge (2n,)`` is the edge that gave the label (−1 for a root) and ``lfrom (2n,)``
+  its endpoint outside the labelled blossom;
+* ``best (2n,)``: for an S-blossom, its least-slack edge to another S-blossom; for a
+  vertex not in an S-blossom, its least-slack edge to an S-blossom; ``bestlist[b]`` the
+  candidate edges kept by a non-trivial S-blossom (``hasbl[b]``).
+
+Integrality: costs are doubled and the vertex duals start even; every vertex labelled in
+a stage has the parity of the free vertices (tight edges preserve it) and all of them
+move by ``±δ``, so the slack of an edge between two S-blossoms is even and ``δ`` stays an
+integer (the half-integrality of Edmonds' duals, on doubled costs).
+
+References
+----------
+.. [1] J. Edmonds, "Paths, trees, and flowers", Canad. J. Math. 17:449-467, 1965; and
+   "Maximum matching and a polyhedron with 0,1-vertices", J. Res. NBS 69B:125-130, 1965.
+.. [2] Z. Galil, "Efficient algorithms for finding maximum matching in graphs", ACM
+   Computing Surveys 18(1):23-38, 1986.
+.. [3] W. Cook, A. Rohe, "Computing minimum-weight perfect matchings", INFORMS J. on
+   Computing 11(2):138-148, 1999 (greedy initial duals and matching, sparse graphs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+__all__ = ["blossom_min_cost"]
+
+IntArray = npt.NDArray[np.int64]
+
+_S = 1
+_T = 2
+_MARK = 4
+#: The result codes of :func:`blossom_min_cost`.
+OK, NO_PERFECT, OVERFLOW = 0, 1, 2
+_LIMIT = np.int64(1) << np.int64(61)
+
+
+@njit(cache=True, inline="always")
+def _other(eu: IntArray, ev: IntArray, k: int, v: int) -> int:
+    return ev[k] if eu[k] == v else eu[k]
+
+
+@njit(cache=True, inline="always")
+def _slack(eu: IntArray, ev: IntArray, ec: IntArray, y: IntArray, k: int) -> int:
+    return ec[k] - y[eu[k]] - y[ev[k]]
+
+
+@njit(cache=True)
+def _leaves(b: int, n: int, childs: list[IntArray]) -> IntArray:
+    """The vertices of blossom ``b`` (depth first)."""
+    if b < n:
+        out = np.empty(1, dtype=np.int64)
+        out[0] = b
+        return out
+    stack = [b]
+    acc = []
+    while stack:
+        t = stack.pop()
+        if t < n:
+            acc.append(t)
+        else:
+            for c in childs[t]:
+                stack.append(c)
+    return np.array(acc, dtype=np.int64)
+
+
+@njit(cache=True)
+def _assign(v: int, t: int, k: int, frm: int, n: int, eu: IntArray, ev: IntArray,
+            mate: IntArray, inb: IntArray, base: IntArray, label: IntArray,
+            ledge: IntArray, lfrom: IntArray, best: IntArray, childs: list[IntArray],
+            queue: list[int]) -> None:
+    """Label vertex ``v``'s outer blossom ``t`` (S or T) through edge ``k`` from ``frm``;
+    a T-blossom's base mate is labelled S in turn; S-vertices go on the queue."""
+    while True:
+        b = inb[v]
+        label[v] = t
+        label[b] = t
+        ledge[v] = k
+        ledge[b] = k
+        lfrom[v] = frm
+        lfrom[b] = frm
+        best[v] = -1
+        best[b] = -1
+        if t == _S:
+            for x in _leaves(b, n, childs):
+                queue.append(x)
+            return
+        bv = base[b]
+        k = mate[bv]
+        frm = bv
+        v = _other(eu, ev, k, bv)
+        t = _S
+
+
+@njit(cache=True)
+def _scan(v: int, w: int, inb: IntArray, base: IntArray, label: IntArray,
+          ledge: IntArray, lfrom: IntArray) -> int:
+    """Trace the trees of S-vertices ``v`` and ``w`` towards their roots, alternately:
+    the base of their first common blossom (a new blossom), or −1 (an augmenting path)."""
+    path = []
+    found = -1
+    while v != -1 or w != -1:
+        if v != -1:
+            b = inb[v]
+            if label[b] & _MARK:
+                found = base[b]
+                break
+            label[b] |= _MARK
+            path.append(b)
+            if ledge[b] == -1:
+                v = -1
+            else:
+                v = lfrom[inb[lfrom[b]]]  # S-vertex that labelled the T-blossom above
+        if w != -1:
+            v, w = w, v
+    for b in path:
+        label[b] = _S
+    return found
+
+
+@njit(cache=True)
+def _trace(b: int, stop: int, inb: IntArray, ledge: IntArray, lfrom: IntArray,
+           eu: IntArray, ev: IntArray, out_b: list[int], out_e: list[int],
+           out_in: list[int], out_out: list[int]) -> None:
+    """The outer blossoms from ``b`` up its tree to (excluding) ``stop``, with the edge
+    leading up from each and that edge's endpoints inside and above."""
+    while b != stop:
+        out_b.append(b)
+        k = ledge[b]
+        frm = lfrom[b]
+        out_e.append(k)
+        out_out.append(frm)
+        out_in.append(_other(eu, ev, k, frm))
+        b = inb[frm]
+
+
+@njit(cache=True)
+def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntArray,
+                 y: IntArray, w: IntArray, inb: IntArray, parent: IntArray,
+                 base: IntArray, label: IntArray, ledge: IntArray, lfrom: IntArray,
+                 best: IntArray, childs: list[IntArray], cedge: list[IntArray],
+                 cend: list[IntArray], bestlist: list[IntArray], hasbl: npt.NDArray[np.bool_],
+                 bestto: IntArray, freeb: list[int], queue: list[int],
+                 adj_start: IntArray, adj_edge: IntArray) -> None:
+    """Shrink the odd cycle closed by edge ``k`` (between two S-blossoms of one tree)
+    into a new S-blossom with base ``bse``."""
+    v, u = eu[k], ev[k]
+    bb = inb[bse]
+    bv, bu = inb[v], inb[u]
+    b = freeb.pop()
+    base[b] = bse
+    parent[b] = -1
+    parent[bb] = b
+    vb: list[int] = [0]
+    ve: list[int] = [0]
+    vin: list[int] = [0]
+    vout: list[int] = [0]
+    vb.clear(); ve.clear(); vin.clear(); vout.clear()
+    _trace(bv, bb, inb, ledge, lfrom, eu, ev, vb, ve, vin, vout)
+    ub: list[int] = [0]
+    ue: list[int] = [0]
+    uin: list[int] = [0]
+    uout: list[int] = [0]
+    ub.clear(); ue.clear(); uin.clear(); uout.clear()
+    _trace(bu, bb, inb, ledge, lfrom, eu, ev, ub, ue, uin, uout)
+    size = 1 + len(vb) + len(ub)
+    ch = np.empty(size, dtype=np.int64)
+    ce = np.empty(size, dtype=np.int64)
+    cn = np.empty(size, dtype=np.int64)
+    ch[0] = bb
+    # c_0 = bb, then the v-side from bb's neighbour down to bv, then k, then the u-side
+    # from bu up to bb's neighbour, whose edge closes the cycle at bb.
+    pos = 1
+    if len(vb):
+        ce[0] = ve[len(vb) - 1]
+        cn[0] = vout[len(vb) - 1]
+    for j in range(len(vb) - 1, -1, -1):
+        ch[pos] = vb[j]
+        if j > 0:
+            ce[pos] = ve[j - 1]
+            cn[pos] = vout[j - 1]
+        pos += 1
+    # edge k from the last v-side child (or bb) to the first u-side child (or bb)
+    ce[pos - 1] = k
+    cn[pos - 1] = v
+    for j in range(len(ub)):
+        ch[pos] = ub[j]
+        ce[pos] = ue[j]
+        cn[pos] = uin[j]
+        pos += 1
+    childs[b] = ch
+    cedge[b] = ce
+    cend[b] = cn
+    for c in ch:
+        parent[c] = b
+    label[b] = _S
+    ledge[b] = ledge[bb]
+    lfrom[b] = lfrom[bb]
+    w[b] = 0
+    for x in _leaves(b, n, childs):
+        if label[inb[x]] == _T:
+            queue.append(x)  # a T-vertex becomes S
+        inb[x] = b
+    # least-slack edges from the new blossom to each other S-blossom
+    touched = []
+    for c in ch:
+        if c >= n and hasbl[c]:
+            lst = bestlist[c]
+        else:
+            acc = []
+            for x in _leaves(c, n, childs):
+                for a in range(adj_start[x], adj_start[x + 1]):
+                    acc.append(adj_edge[a])
+            lst = np.array(acc, dtype=np.int64)
+        for e in lst:
+            i, j = eu[e], ev[e]
+            bi, bj = inb[i], inb[j]
+            if bi == bj:
+                continue
+            o = bj if bi == b else bi
+            if label[o] == _S:
+                if bestto[o] == -1:
+                    touched.append(o)
+                    bestto[o] = e
+                elif _slack(eu, ev, ec, y, e) < _slack(eu, ev, ec, y, bestto[o]):
+                    bestto[o] = e
+        if c >= n:
+            hasbl[c] = False
+            bestlist[c] = np.empty(0, dtype=np.int64)
+        best[c] = -1
+    out = np.empty(len(touched), dtype=np.int64)
+    best[b] = -1
+    for t_ in range(len(touched)):
+        e = bestto[touched[t_]]
+        out[t_] = e
+        bestto[touched[t_]] = -1
+        if best[b] == -1 or _slack(eu, ev, ec, y, e) < _slack(eu, ev, ec, y, best[b]):
+            best[b] = e
+    bestlist[b] = out
+    hasbl[b] = True
+
+
+@njit(cache=True)
+def _rotate(b: int, v: int, n: int, eu: IntArray, ev: IntArray, mate: IntArray,
+            parent: IntArray, base: IntArray, childs: list[IntArray],
+            cedge: list[IntArray], cend: list[IntArray]) -> None:
+    """Make vertex ``v`` the base of blossom ``b`` by swapping matched and unmatched
+    edges along the even path from ``v``'s sub-blossom to ``c_0``, in every level."""
+    stack_b = [b]
+    stack_v = [v]
+    while stack_b:
+        b = stack_b.pop()
+        v = stack_v.pop()
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= n:
+            stack_b.append(t)
+            stack_v.append(v)
+        ch, ce, cn = childs[b], cedge[b], cend[b]
+        size = len(ch)
+        i = 0
+        while ch[i] != t:
+            i += 1
+        # newly matched cycle edges: e_{i+1}, e_{i+3}, ..., e_{size-1} (i odd) or
+        # e_{i-2}, e_{i-4}, ..., e_0 (i even)
+        if i % 2 == 1:
+            j = i + 1
+            while j < size:
+                e = ce[j]
+                a = cn[j]
+                c = _other(eu, ev, e, a)
+                mate[a] = e
+                mate[c] = e
+                ca = ch[j]
+                cb = ch[(j + 1) % size]
+                if ca >= n:
+                    stack_b.append(ca)
+                    stack_v.append(a)
+                if cb >= n:
+                    stack_b.append(cb)
+                    stack_v.append(c)
+                j += 2
+        else:
+            j = i - 2
+            while j >= 0:
+                e = ce[j]
+                a = cn[j]
+                c = _other(eu, ev, e, a)
+                mate[a] = e
+                mate[c] = e
+                ca = ch[j]
+                cb = ch[j + 1]
+                if ca >= n:
+                    stack_b.append(ca)
+                    stack_v.append(a)
+                if cb >= n:
+                    stack_b.append(cb)
+                    stack_v.append(c)
+                j -= 2
+        # rotate so that t is c_0
+        childs[b] = np.concatenate((ch[i:], ch[:i]))
+        cedge[b] = np.concatenate((ce[i:], ce[:i]))
+        cend[b] = np.concatenate((cn[i:], cn[:i]))
+        base[b] = v
+
+
+@njit(cache=True)
+def _augment(k: int, n: int, eu: IntArray, ev: IntArray, mate: IntArray, inb: IntArray,
+             parent: IntArray, base: IntArray, ledge: IntArray, lfrom: IntArray,
+             childs: list[IntArray], cedge: list[IntArray], cend: list[IntArray]) -> None:
+    """Augment along the path through edge ``k`` joining two trees' S-vertices."""
+    for side in range(2):
+        s = eu[k] if side == 0 else ev[k]
+        e = k
+        while True:
+            bs = inb[s]
+            if bs >= n:
+                _rotate(bs, s, n, eu, ev, mate, parent, base, childs, cedge, cend)
+            mate[s] = e
+            if ledge[bs] == -1:
+                break
+            bt = inb[lfrom[bs]]
+            e = ledge[bt]
+            s = lfrom[bt]
+            tv = _other(eu, ev, e, s)
+            if bt >= n:
+                _rotate(bt, tv, n, eu, ev, mate, parent, base, childs, cedge, cend)
+            mate[tv] = e
+
+
+@njit(cache=True)
+def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: IntArray,
+            w: IntArray, inb: IntArray, parent: IntArray, base: IntArray, label: IntArray,
+            ledge: IntArray, lfrom: IntArray, best: IntArray, childs: list[IntArray],
+            cedge: list[IntArray], cend: list[IntArray], bestlist: list[IntArray],
+            hasbl: npt.NDArray[np.bool_], freeb: list[int], queue: list[int],
+            allow: npt.NDArray[np.bool_]) -> None:
+    """Dissolve blossom ``b`` into its sub-blossoms (recursively those with zero dual at
+    the end of a stage); a T-blossom's sub-blossoms on the even path from its entry to
+    its base are relabelled T and S, the others T if a tight edge reaches them."""
+    ch = childs[b]
+    for c in ch:
+        parent[c] = -1
+        if c < n:
+            inb[c] = c
+        elif endstage and w[c] == 0:
+            _expand(c, endstage, n, eu, ev, mate, w, inb, parent, base, label, ledge,
+                    lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
+                    allow)
+        else:
+            for x in _leaves(c, n, childs):
+                inb[x] = c
+    if not endstage and label[b] == _T:
+        ce, cn = cedge[b], cend[b]
+        size = len(ch)
+        entry_v = _other(eu, ev, ledge[b], lfrom[b])
+        entry = inb[entry_v]
+        j = 0
+        while ch[j] != entry:
+            j += 1
+        k = ledge[b]
+        frm = lfrom[b]
+        if j % 2 == 1:  # forward to c_size == c_0
+            step = 1
+        else:
+            step = -1
+        while j % size != 0:
+            # relabel the T-sub-blossom at j (entered by k from frm); its base's mate,
+            # the next child, becomes S
+            tv = _other(eu, ev, k, frm)
+            label[tv] = 0
+            cj = ch[j % size]
+            nxt = ch[(j + step) % size]
+            label[cj] = 0
+            label[nxt] = 0
+            _assign(tv, _T, k, frm, n, eu, ev, mate, inb, base, label, ledge, lfrom, best,
+                    childs, queue)
+            # the edge from the S-child at j + step to the T-child at j + 2 step
+            j += step
+            if step == 1:
+                e = ce[j % size]
+                frm = cn[j % size]
+            else:
+                e = ce[(j - 1) % size]
+                frm = _other(eu, ev, e, cn[(j - 1) % size])
+            allow[e] = True
+            k = e
+            j += step
+        # the base child: T, without following its (outside) mate
+        tv = _other(eu, ev, k, frm)
+        c0 = ch[0]
+        label[tv] = _T
+        label[c0] = _T
+        ledge[tv] = k
+        ledge[c0] = k
+        lfrom[tv] = frm
+        lfrom[c0] = frm
+        best[c0] = -1
+        # the other children: T when a tight edge from an S-vertex reaches them
+        j += step
+        while ch[j % size] != entry:
+            c = ch[j % size]
+            if label[c] == _S:
+                j += step
+                continue
+            hit = -1
+            for x in _leaves(c, n, childs):
+                if label[x] != 0:
+                    hit = x
+                    break
+            if hit != -1:
+                label[hit] = 0
+                label[c] = 0
+                bm = base[c]
+                label[_other(eu, ev, mate[bm], bm)] = 0
+                _assign(hit, _T, ledge[hit], lfrom[hit], n, eu, ev, mate, inb, base,
+                        label, ledge, lfrom, best, childs, queue)
+            j += step
+    label[b] = 0
+    ledge[b] = -1
+    lfrom[b] = -1
+    best[b] = -1
+    base[b] = -1
+    w[b] = 0
+    hasbl[b] = False
+    bestlist[b] = np.empty(0, dtype=np.int64)
+    childs[b] = np.empty(0, dtype=np.int64)
+    cedge[b] = np.empty(0, dtype=np.int64)
+    cend[b] = np.empty(0, dtype=np.int64)
+    freeb.append(b)
+
+
+@njit(cache=True)
+def _start_duals(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: IntArray,
+                 adj_edge: IntArray, y: IntArray, mate: IntArray) -> None:
+    """Even vertex duals raised greedily (each vertex to its least reduced edge), then a
+    greedy matching of tight edges (Cook and Rohe's jump start)."""
+    for v in range(n):
+        lo = _LIMIT
+        for a in range(adj_start[v], adj_start[v + 1]):
+            lo = min(lo, ec[adj_edge[a]])
+        y[v] = 0 if lo == _LIMIT else 2 * ((lo // 2) // 2)
+    for v in range(n):
+        d = _LIMIT
+        for a in range(adj_start[v], adj_start[v + 1]):
+            d = min(d, _slack(eu, ev, ec, y, adj_edge[a]))
+        if 0 < d < _LIMIT:
+            y[v] += d  # even: costs and duals are even
+    for v in range(n):
+        if mate[v] != -1:
+            continue
+        for a in range(adj_start[v], adj_start[v + 1]):
+            k = adj_edge[a]
+            u = _other(eu, ev, k, v)
+            if mate[u] == -1 and _slack(eu, ev, ec, y, k) == 0:
+                mate[u] = k
+                mate[v] = k
+                break
+
+
+@njit(cache=True)
+def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
+                     ) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Minimum-cost perfect matching of the graph ``(eu, ev)`` with doubled costs ``ec``.
+
+    Returns ``(code, mate, y, w, parent, base)``: ``code`` is :data:`OK`,
+    :data:`NO_PERFECT` (no perfect matching: no dual change is possible) or
+    :data:`OVERFLOW` (a dual left ±2**61); ``mate[v]`` the matched edge of ``v``; the
+    optimal duals ``y (n,)`` and ``w (2n,)`` (doubled units); the laminar family as
+    ``parent (2n,)`` (the blossom directly holding a vertex or blossom, −1 at the top)
+    and ``base (2n,)`` (−1 for an unused blossom id).
+    """
+    m = eu.shape[0]
+    deg = np.zeros(n + 1, dtype=np.int64)
+    for k in range(m):
+        deg[eu[k] + 1] += 1
+        deg[ev[k] + 1] += 1
+    adj_start = np.cumsum(deg)
+    fill = adj_start[:-1].copy()
+    adj_edge = np.empty(2 * m, dtype=np.int64)
+    for k in range(m):
+        adj_edge[fill[eu[k]]] = k
+        fill[eu[k]] += 1
+        adj_edge[fill[ev[k]]] = k
+        fill[ev[k]] += 1
+    y = np.zeros(n, dtype=np.int64)
+    w = np.zeros(2 * n, dtype=np.int64)
+    mate = np.full(n, -1, dtype=np.int64)
+    inb = np.arange(n, dtype=np.int64)
+    parent = np.full(2 * n, -1, dtype=np.int64)
+    base = np.full(2 * n, -1, dtype=np.int64)
+    base[:n] = np.arange(n)
+    label = np.zeros(2 * n, dtype=np.int64)
+    ledge = np.full(2 * n, -1, dtype=np.int64)
+    lfrom = np.full(2 * n, -1, dtype=np.int64)
+    best = np.full(2 * n, -1, dtype=np.int64)
+    bestto = np.full(2 * n, -1, dtype=np.int64)
+    hasbl = np.zeros(2 * n, dtype=np.bool_)
+    allow = np.zeros(m, dtype=np.bool_)
+    empty = np.empty(0, dtype=np.int64)
+    childs = [empty for _ in range(2 * n)]
+    cedge = [empty for _ in range(2 * n)]
+    cend = [empty for _ in range(2 * n)]
+    bestlist = [empty for _ in range(2 * n)]
+    freeb = [b for b in range(2 * n - 1, n - 1, -1)]
+    queue = [0]
+    queue.clear()
+    _start_duals(n, eu, ev, ec, adj_start, adj_edge, y, mate)
+    code = OK
+    steps = 0
+    max_steps = 8 * (n + 2) * (n + 2)
+    while True:  # one stage: grow the forest of every free vertex until an augmentation
+        label[:] = 0
+        ledge[:] = -1
+        lfrom[:] = -1
+        best[:] = -1
+        hasbl[:] = False
+        allow[:] = False
+        queue.clear()
+        free = 0
+        for v in range(n):
+            if mate[v] == -1 and label[inb[v]] == 0:
+                _assign(v, _S, -1, -1, n, eu, ev, mate, inb, base, label, ledge, lfrom,
+                        best, childs, queue)
+            if mate[v] == -1:
+                free += 1
+        if free == 0:
+            break
+        augmented = False
+        while not augmented:
+            while queue and not augmented:
+                v = queue.pop()
+                for a in range(adj_start[v], adj_start[v + 1]):
+                    k = adj_edge[a]
+                    u = _other(eu, ev, k, v)
+                    bv, bu = inb[v], inb[u]
+                    if bv == bu:
+                        continue
+                    s = 0
+                    if not allow[k]:
+                        s = _slack(eu, ev, ec, y, k)
+                        if s <= 0:
+                            allow[k] = True
+                    if allow[k]:
+                        if label[bu] == 0:
+                            _assign(u, _T, k, v, n, eu, ev, mate, inb, base, label, ledge,
+                                    lfrom, best, childs, queue)
+                        elif label[bu] == _S:
+                            bse = _scan(v, u, inb, base, label, ledge, lfrom)
+                            if bse >= 0:
+                                _add_blossom(bse, k, n, eu, ev, ec, y, w, inb, parent, base,
+                                             label, ledge, lfrom, best, childs, cedge, cend,
+                                             bestlist, hasbl, bestto, freeb, queue,
+                                             adj_start, adj_edge)
+                            else:
+                                _augment(k, n, eu, ev, mate, inb, parent, base, ledge,
+                                         lfrom, childs, cedge, cend)
+                                augmented = True
+                                break
+                        elif label[u] == 0:
+                            label[u] = _T  # a tight edge reaches u inside a T-blossom
+                            ledge[u] = k
+                            lfrom[u] = v
+                    elif label[bu] == _S:
+                        if best[bv] == -1 or s < _slack(eu, ev, ec, y, best[bv]):
+                            best[bv] = k
+                    elif label[u] == 0:
+                        if best[u] == -1 or s < _slack(eu, ev, ec, y, best[u]):
+                            best[u] = k
+            if augmented:
+                break
+            steps += 1
+            if steps > max_steps:
+                return OVERFLOW, mate, y, w, parent, base
+            # the dual change: the least of the three events
+            delta = _LIMIT
+            kind = 0
+            arg = -1
+            for v in range(n):
+                if label[inb[v]] == 0 and best[v] != -1:
+                    d = _slack(eu, ev, ec, y, best[v])
+                    if d < delta:
+                        delta, kind, arg = d, 2, best[v]
+            for b in range(2 * n):
+                if parent[b] == -1 and base[b] >= 0 and label[b] == _S and best[b] != -1:
+                    d = _slack(eu, ev, ec, y, best[b]) // 2
+                    if d < delta:
+                        delta, kind, arg = d, 3, best[b]
+            for b in range(n, 2 * n):
+                if parent[b] == -1 and base[b] >= 0 and label[b] == _T:
+                    d = w[b] // 2
+                    if d < delta:
+                        delta, kind, arg = d, 4, b
+            if kind == 0:
+                return NO_PERFECT, mate, y, w, parent, base
+            for v in range(n):
+                lb = label[inb[v]]
+                if lb == _S:
+                    y[v] += delta
+                    if y[v] > _LIMIT:
+                        code = OVERFLOW
+                elif lb == _T:
+                    y[v] -= delta
+                    if y[v] < -_LIMIT:
+                        code = OVERFLOW
+            for b in range(n, 2 * n):
+                if parent[b] == -1 and base[b] >= 0:
+                    if label[b] == _S:
+                        w[b] += 2 * delta
+                    elif label[b] == _T:
+                        w[b] -= 2 * delta
+            if code != OK:
+                return code, mate, y, w, parent, base
+            if kind == 2 or kind == 3:
+                allow[arg] = True
+                i = eu[arg]
+                queue.append(i if label[inb[i]] == _S else ev[arg])
+            else:
+                _expand(arg, False, n, eu, ev, mate, w, inb, parent, base, label, ledge,
+                        lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
+                        allow)
+        for b in range(n, 2 * n):
+            if parent[b] == -1 and base[b] >= 0 and label[b] == _S and w[b] == 0:
+                _expand(b, True, n, eu, ev, mate, w, inb, parent, base, label, ledge,
+                        lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
+                        allow)
+    return code, mate, y, w, parent, base
