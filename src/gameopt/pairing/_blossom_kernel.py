@@ -57,7 +57,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["blossom_min_cost"]
+__all__ = ["NO_PERFECT", "OK", "OVERFLOW", "blossom_min_cost", "edge_reduced_costs",
+           "laminar_sums", "price_edges"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -495,15 +496,18 @@ def _start_duals(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: In
 
 @njit(cache=True)
 def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
-                     ) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray]:
+                     ) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray,
+                                npt.NDArray[np.bool_]]:
     """Minimum-cost perfect matching of the graph ``(eu, ev)`` with doubled costs ``ec``.
 
-    Returns ``(code, mate, y, w, parent, base)``: ``code`` is :data:`OK`,
+    Returns ``(code, mate, y, w, parent, base, stuck)``: ``code`` is :data:`OK`,
     :data:`NO_PERFECT` (no perfect matching: no dual change is possible) or
     :data:`OVERFLOW` (a dual left ±2**61); ``mate[v]`` the matched edge of ``v``; the
     optimal duals ``y (n,)`` and ``w (2n,)`` (doubled units); the laminar family as
     ``parent (2n,)`` (the blossom directly holding a vertex or blossom, −1 at the top)
-    and ``base (2n,)`` (−1 for an unused blossom id).
+    and ``base (2n,)`` (−1 for an unused blossom id); with NO_PERFECT, ``stuck[v]`` says
+    that ``v`` is in an S-blossom of the last forest (a set with fewer neighbours than
+    the trees need: more edges at these vertices are needed).
     """
     m = eu.shape[0]
     deg = np.zeros(n + 1, dtype=np.int64)
@@ -606,7 +610,7 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
                 break
             steps += 1
             if steps > max_steps:
-                return OVERFLOW, mate, y, w, parent, base
+                return OVERFLOW, mate, y, w, parent, base, np.zeros(n, dtype=np.bool_)
             # the dual change: the least of the three events
             delta = _LIMIT
             kind = 0
@@ -627,7 +631,10 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
                     if d < delta:
                         delta, kind, arg = d, 4, b
             if kind == 0:
-                return NO_PERFECT, mate, y, w, parent, base
+                stuck = np.zeros(n, dtype=np.bool_)
+                for v in range(n):
+                    stuck[v] = label[inb[v]] == _S
+                return NO_PERFECT, mate, y, w, parent, base, stuck
             for v in range(n):
                 lb = label[inb[v]]
                 if lb == _S:
@@ -645,7 +652,7 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
                     elif label[b] == _T:
                         w[b] -= 2 * delta
             if code != OK:
-                return code, mate, y, w, parent, base
+                return code, mate, y, w, parent, base, np.zeros(n, dtype=np.bool_)
             if kind == 2 or kind == 3:
                 allow[arg] = True
                 i = eu[arg]
@@ -659,4 +666,116 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
                 _expand(b, True, n, eu, ev, mate, w, inb, parent, base, label, ledge,
                         lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
                         allow)
-    return code, mate, y, w, parent, base
+    return code, mate, y, w, parent, base, np.zeros(n, dtype=np.bool_)
+
+
+@njit(cache=True)
+def laminar_sums(n: int, w: IntArray, parent: IntArray,
+                 ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Per blossom id: ``depth`` (0 at the top), ``cumw`` (the sum of ``w`` over it and
+    every blossom holding it), ``cumpos`` (how many of those have ``w > 0``) and
+    ``size`` (its number of vertices)."""
+    size = 2 * n
+    depth = np.full(size, -1, dtype=np.int64)
+    cumw = np.zeros(size, dtype=np.int64)
+    cumpos = np.zeros(size, dtype=np.int64)
+    chain = np.empty(size, dtype=np.int64)
+    for b in range(size):
+        if depth[b] >= 0:
+            continue
+        top = 0
+        t = b
+        while t != -1 and depth[t] < 0:
+            chain[top] = t
+            top += 1
+            t = parent[t]
+        for i in range(top - 1, -1, -1):
+            t = chain[i]
+            p = parent[t]
+            own_w = w[t] if t >= n else 0
+            own_p = 1 if (t >= n and w[t] > 0) else 0
+            if p == -1:
+                depth[t], cumw[t], cumpos[t] = 0, own_w, own_p
+            else:
+                depth[t] = depth[p] + 1
+                cumw[t] = cumw[p] + own_w
+                cumpos[t] = cumpos[p] + own_p
+    size_ = np.zeros(size, dtype=np.int64)
+    for v in range(n):
+        t = parent[v]
+        while t != -1:
+            size_[t] += 1
+            t = parent[t]
+    return depth, cumw, cumpos, size_
+
+
+@njit(cache=True, inline="always")
+def _lca(i: int, j: int, parent: IntArray, depth: IntArray) -> int:
+    """The smallest blossom holding vertices ``i`` and ``j`` (−1: none)."""
+    a = parent[i]
+    b = parent[j]
+    while a != b:
+        if a == -1 or b == -1:
+            return -1
+        if depth[a] >= depth[b]:
+            a = parent[a]
+        else:
+            b = parent[b]
+    return a
+
+
+@njit(cache=True)
+def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, y: IntArray,
+                parent: IntArray, depth: IntArray, cumw: IntArray, cumpos: IntArray,
+                want_tight: bool) -> tuple[IntArray, IntArray, IntArray, IntArray,
+                                           IntArray, IntArray]:
+    """Reduced costs of every allowed pair ``i < j`` of the dense ``cost`` matrix.
+
+    ``r = 2(cost − shift) − y_i − y_j + Σ_{B ∋ i, j} w_B`` (doubled units). Returns the
+    pairs with ``r < 0`` (``vi, vj, vr``) and, when ``want_tight``, those with ``r = 0``
+    (``ti, tj``) with the number of blossoms of positive dual holding both (``td``).
+    """
+    n = cost.shape[0]
+    vi = [0]
+    vj = [0]
+    vr = [0]
+    ti = [0]
+    tj = [0]
+    td = [0]
+    vi.clear(); vj.clear(); vr.clear(); ti.clear(); tj.clear(); td.clear()
+    for i in range(n):
+        yi = y[i]
+        for j in range(i + 1, n):
+            if not allowed[i, j]:
+                continue
+            r = 2 * (cost[i, j] - shift) - yi - y[j]
+            if r > 0:
+                continue
+            lca = _lca(i, j, parent, depth)
+            if lca != -1:
+                r += cumw[lca]
+            if r < 0:
+                vi.append(i)
+                vj.append(j)
+                vr.append(r)
+            elif r == 0 and want_tight:
+                ti.append(i)
+                tj.append(j)
+                td.append(0 if lca == -1 else cumpos[lca])
+    return (np.array(vi, dtype=np.int64), np.array(vj, dtype=np.int64),
+            np.array(vr, dtype=np.int64), np.array(ti, dtype=np.int64),
+            np.array(tj, dtype=np.int64), np.array(td, dtype=np.int64))
+
+
+@njit(cache=True)
+def edge_reduced_costs(eu: IntArray, ev: IntArray, ec: IntArray, y: IntArray,
+                       parent: IntArray, depth: IntArray, cumw: IntArray) -> IntArray:
+    """``r[k] = ec[k] − y_u − y_v + Σ_{B ∋ u, v} w_B`` for the edges ``(eu[k], ev[k])``."""
+    r = np.empty(eu.shape[0], dtype=np.int64)
+    for k in range(eu.shape[0]):
+        i, j = eu[k], ev[k]
+        r[k] = ec[k] - y[i] - y[j]
+        lca = _lca(i, j, parent, depth)
+        if lca != -1:
+            r[k] += cumw[lca]
+    return r
