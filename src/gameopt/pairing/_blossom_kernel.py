@@ -58,7 +58,7 @@ import numpy.typing as npt
 from numba import njit
 
 __all__ = ["NO_PERFECT", "OK", "OVERFLOW", "blossom_min_cost", "edge_reduced_costs",
-           "laminar_sums", "price_edges"]
+           "few_per_vertex", "laminar_sums", "price_edges"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -117,8 +117,11 @@ def _assign(v: int, t: int, k: int, frm: int, n: int, eu: IntArray, ev: IntArray
         best[v] = -1
         best[b] = -1
         if t == _S:
-            for x in _leaves(b, n, childs):
-                queue.append(x)
+            if b < n:
+                queue.append(b)
+            else:
+                for x in _leaves(b, n, childs):
+                    queue.append(x)
             return
         bv = base[b]
         k = mate[bv]
@@ -167,6 +170,23 @@ def _trace(b: int, stop: int, inb: IntArray, ledge: IntArray, lfrom: IntArray,
         out_out.append(frm)
         out_in.append(_other(eu, ev, k, frm))
         b = inb[frm]
+
+
+@njit(cache=True, inline="always")
+def _keep_best(e: int, b: int, eu: IntArray, ev: IntArray, ec: IntArray, y: IntArray,
+               inb: IntArray, label: IntArray, bestto: IntArray, touched: list[int]) -> None:
+    """Keep edge ``e`` in ``bestto`` if it is the least-slack edge yet from blossom ``b``
+    to the S-blossom at its other end."""
+    bi, bj = inb[eu[e]], inb[ev[e]]
+    if bi == bj:
+        return
+    o = bj if bi == b else bi
+    if label[o] == _S:
+        if bestto[o] == -1:
+            touched.append(o)
+            bestto[o] = e
+        elif _slack(eu, ev, ec, y, e) < _slack(eu, ev, ec, y, bestto[o]):
+            bestto[o] = e
 
 
 @njit(cache=True)
@@ -237,31 +257,18 @@ def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntAr
             queue.append(x)  # a T-vertex becomes S
         inb[x] = b
     # least-slack edges from the new blossom to each other S-blossom
-    touched = []
+    touched = [0]
+    touched.clear()
     for c in ch:
         if c >= n and hasbl[c]:
-            lst = bestlist[c]
-        else:
-            acc = []
-            for x in _leaves(c, n, childs):
-                for a in range(adj_start[x], adj_start[x + 1]):
-                    acc.append(adj_edge[a])
-            lst = np.array(acc, dtype=np.int64)
-        for e in lst:
-            i, j = eu[e], ev[e]
-            bi, bj = inb[i], inb[j]
-            if bi == bj:
-                continue
-            o = bj if bi == b else bi
-            if label[o] == _S:
-                if bestto[o] == -1:
-                    touched.append(o)
-                    bestto[o] = e
-                elif _slack(eu, ev, ec, y, e) < _slack(eu, ev, ec, y, bestto[o]):
-                    bestto[o] = e
-        if c >= n:
+            for e in bestlist[c]:
+                _keep_best(e, b, eu, ev, ec, y, inb, label, bestto, touched)
             hasbl[c] = False
             bestlist[c] = np.empty(0, dtype=np.int64)
+        else:
+            for x in (_leaves(c, n, childs) if c >= n else np.array([c])):
+                for a in range(adj_start[x], adj_start[x + 1]):
+                    _keep_best(adj_edge[a], b, eu, ev, ec, y, inb, label, bestto, touched)
         best[c] = -1
     out = np.empty(len(touched), dtype=np.int64)
     best[b] = -1
@@ -468,9 +475,8 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
 
 @njit(cache=True)
 def _start_duals(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: IntArray,
-                 adj_edge: IntArray, y: IntArray, mate: IntArray) -> None:
-    """Even vertex duals raised greedily (each vertex to its least reduced edge), then a
-    greedy matching of tight edges (Cook and Rohe's jump start)."""
+                 adj_edge: IntArray, y: IntArray) -> None:
+    """Even vertex duals raised greedily, each vertex to its least reduced edge."""
     for v in range(n):
         lo = _LIMIT
         for a in range(adj_start[v], adj_start[v + 1]):
@@ -482,6 +488,12 @@ def _start_duals(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: In
             d = min(d, _slack(eu, ev, ec, y, adj_edge[a]))
         if 0 < d < _LIMIT:
             y[v] += d  # even: costs and duals are even
+
+
+@njit(cache=True)
+def _greedy_tight(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: IntArray,
+                  adj_edge: IntArray, y: IntArray, mate: IntArray) -> None:
+    """Match free vertices greedily along tight edges (Cook and Rohe's jump start)."""
     for v in range(n):
         if mate[v] != -1:
             continue
@@ -495,10 +507,14 @@ def _start_duals(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: In
 
 
 @njit(cache=True)
-def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
-                     ) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray,
+def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntArray,
+                     mate0: IntArray) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray,
                                 npt.NDArray[np.bool_]]:
     """Minimum-cost perfect matching of the graph ``(eu, ev)`` with doubled costs ``ec``.
+
+    A warm start passes even vertex duals ``y0 (n,)``, feasible for every edge, and a
+    matching ``mate0 (n,)`` of tight edges (−1: free); empty arrays start cold (greedy
+    duals and matching).
 
     Returns ``(code, mate, y, w, parent, base, stuck)``: ``code`` is :data:`OK`,
     :data:`NO_PERFECT` (no perfect matching: no dual change is possible) or
@@ -544,7 +560,12 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
     freeb = [b for b in range(2 * n - 1, n - 1, -1)]
     queue = [0]
     queue.clear()
-    _start_duals(n, eu, ev, ec, adj_start, adj_edge, y, mate)
+    if y0.shape[0] == n:
+        y[:] = y0
+        mate[:] = mate0
+    else:
+        _start_duals(n, eu, ev, ec, adj_start, adj_edge, y)
+    _greedy_tight(n, eu, ev, ec, adj_start, adj_edge, y, mate)
     code = OK
     steps = 0
     max_steps = 8 * (n + 2) * (n + 2)
@@ -661,11 +682,9 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray,
                 _expand(arg, False, n, eu, ev, mate, w, inb, parent, base, label, ledge,
                         lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
                         allow)
-        for b in range(n, 2 * n):
-            if parent[b] == -1 and base[b] >= 0 and label[b] == _S and w[b] == 0:
-                _expand(b, True, n, eu, ev, mate, w, inb, parent, base, label, ledge,
-                        lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
-                        allow)
+        # Galil expands the S-blossoms of zero dual here; they are kept (their cycle
+        # edges stay tight and w = 0 is feasible), which saves re-forming them stage
+        # after stage when many edges tie.
     return code, mate, y, w, parent, base, np.zeros(n, dtype=np.bool_)
 
 
@@ -725,13 +744,14 @@ def _lca(i: int, j: int, parent: IntArray, depth: IntArray) -> int:
 
 
 @njit(cache=True)
-def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, y: IntArray,
+def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scale: int,
+                y: IntArray,
                 parent: IntArray, depth: IntArray, cumw: IntArray, cumpos: IntArray,
                 want_tight: bool) -> tuple[IntArray, IntArray, IntArray, IntArray,
                                            IntArray, IntArray]:
     """Reduced costs of every allowed pair ``i < j`` of the dense ``cost`` matrix.
 
-    ``r = 2(cost − shift) − y_i − y_j + Σ_{B ∋ i, j} w_B`` (doubled units). Returns the
+    ``r = 2·scale·(cost − shift) − y_i − y_j + Σ_{B ∋ i, j} w_B``. Returns the
     pairs with ``r < 0`` (``vi, vj, vr``) and, when ``want_tight``, those with ``r = 0``
     (``ti, tj``) with the number of blossoms of positive dual holding both (``td``).
     """
@@ -748,7 +768,7 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, y: I
         for j in range(i + 1, n):
             if not allowed[i, j]:
                 continue
-            r = 2 * (cost[i, j] - shift) - yi - y[j]
+            r = 2 * scale * (cost[i, j] - shift) - yi - y[j]
             if r > 0:
                 continue
             lca = _lca(i, j, parent, depth)
@@ -779,3 +799,20 @@ def edge_reduced_costs(eu: IntArray, ev: IntArray, ec: IntArray, y: IntArray,
         if lca != -1:
             r[k] += cumw[lca]
     return r
+
+
+@njit(cache=True)
+def few_per_vertex(n: int, eu: IntArray, ev: IntArray, key: IntArray, k: int,
+                   ) -> npt.NDArray[np.bool_]:
+    """Edges taken in increasing ``key`` while one of their ends has fewer than ``k``:
+    a sparse choice of each vertex's best edges (a mask over the edges)."""
+    order = np.argsort(key, kind="mergesort")
+    cnt = np.zeros(n, dtype=np.int64)
+    keep = np.zeros(eu.shape[0], dtype=np.bool_)
+    for e in order:
+        i, j = eu[e], ev[e]
+        if cnt[i] < k or cnt[j] < k:
+            keep[e] = True
+            cnt[i] += 1
+            cnt[j] += 1
+    return keep

@@ -73,6 +73,7 @@ from gameopt.pairing._blossom_kernel import (
     OVERFLOW,
     blossom_min_cost,
     edge_reduced_costs,
+    few_per_vertex,
     laminar_sums,
     price_edges,
 )
@@ -361,116 +362,195 @@ def _certified(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64],
     return matched.size * 2 == n and primal == dual
 
 
-def _kernel(n: int, eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64],
-            c: npt.NDArray[np.int64]) -> tuple[Any, ...] | None:
-    """The blossom kernel on costs ``c`` (shifted to start at 0 and doubled), or None
-    when they do not fit its integers or it reports an overflow; code NO_PERFECT is
-    passed on."""
-    if c.size == 0:
-        return blossom_min_cost(n, eu, ev, c)
-    lo, hi = int(c.min()), int(c.max())
-    if 2 * (hi - lo) > _FIT:
-        return None
-    sol = blossom_min_cost(n, eu, ev, 2 * (c - lo))
-    return None if sol[0] == OVERFLOW else sol
+Edges = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]
+
+
+def _warm(n: int, sol: tuple[Any, ...], old: Edges, new: Edges,
+          ec: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """A warm start for the candidate edges ``new`` (costs ``ec``, twice the scale of
+    ``sol``'s) from ``sol`` on ``old``: vertex duals ``y − Σ_{B ∋ v} w_B / 2`` (no
+    blossoms; every old edge keeps ``r ≥ 0``), doubled, lowered at one end of each new
+    edge priced below 0; the old pairs still tight stay matched."""
+    _, mate, y, w, parent, _, _ = sol
+    _, cumw, _, _ = laminar_sums(n, w, parent)
+    inside = np.where(parent[:n] >= 0, cumw[np.maximum(parent[:n], 0)], 0)
+    y1 = 2 * (y - inside // 2)
+    eu, ev = new
+    r = ec - y1[eu] - y1[ev]
+    neg = r < 0
+    low = np.zeros(n, dtype=np.int64)
+    np.minimum.at(low, eu[neg], r[neg])
+    y1 += low
+    keys = eu * n + ev
+    pairs = np.unique(mate)
+    pk = old[0][pairs] * n + old[1][pairs]
+    idx = np.searchsorted(keys, pk)
+    idx = idx[ec[idx] - y1[eu[idx]] - y1[ev[idx]] == 0]
+    mate1 = np.full(n, -1, dtype=np.int64)
+    mate1[eu[idx]] = idx
+    mate1[ev[idx]] = idx
+    return y1, mate1
+
+
+def _solve_priced(n: int, cand: Edges, ec_of: Any, price: Any, widen: Any,
+                  ) -> tuple[tuple[Any, ...], Edges, int, int] | None:
+    """The pricing loop shared by both phases: solve the candidate edges, price the
+    rest, add the most violated edges (at most :data:`CANDIDATES` per vertex), until
+    none is violated; each round starts warm from the last (:func:`_warm`, at twice
+    the cost scale while that fits). ``ec_of(eu, ev)`` gives doubled shifted costs,
+    ``price(sol, scale)`` the violated edges ``(vi, vj, vr)``, ``widen(stuck)`` more
+    edges at the stuck vertices (None: no more). Returns the kernel's answer, the last
+    candidate edges, the number of rounds and the scale; None when the kernel cannot
+    be used."""
+    eu, ev = cand
+    none = np.empty(0, dtype=np.int64)
+    y0, mate0 = none, none
+    scale = 1
+    rounds = 0
+    prev: tuple[tuple[Any, ...], Edges] | None = None
+    while True:
+        rounds += 1
+        base = ec_of(eu, ev)
+        if prev is not None and int(base.max(initial=0)) * scale * 2 <= _FIT:
+            scale *= 2
+            y0, mate0 = _warm(n, prev[0], prev[1], (eu, ev), base * scale)
+        else:
+            scale, y0, mate0 = 1, none, none
+        ec = base * scale
+        sol = blossom_min_cost(n, eu, ev, ec, y0, mate0)
+        if sol[0] == OVERFLOW:
+            return None
+        if sol[0] == NO_PERFECT:
+            more = widen(sol[6])
+            if more is None:
+                return None
+            key = np.union1d(eu * n + ev, more)
+            eu, ev = key // n, key % n
+            prev = None
+            continue
+        if not _certified(eu, ev, ec, sol):
+            log.warning("sparse blossom: no certificate on the candidate graph")
+            return None
+        vi, vj, vr = price(sol, scale)
+        log.debug("sparse blossom round %d: %d candidate edges, %d priced below 0",
+                  rounds, eu.size, vi.size)
+        if vi.size == 0:
+            return sol, (eu, ev), rounds, scale
+        few = few_per_vertex(n, vi, vj, vr, CANDIDATES)
+        prev = (sol, (eu, ev))
+        key = np.union1d(eu * n + ev, vi[few] * n + vj[few])
+        eu, ev = key // n, key % n
 
 
 def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
                  stats: dict[str, Any]) -> Pairs | None:
     """Least ``(cost, tie)`` perfect matching (lexicographic) by our blossom on a sparse
     candidate graph, proven optimal on the whole graph by LP duality; None when it does
-    not apply (costs beyond the kernel's integers), or no perfect matching exists.
+    not apply (costs beyond the kernel's integers) or no perfect matching exists.
 
     **Phase 1 (cost).** The candidate graph starts with each player's
-    :data:`CANDIDATES` cheapest allowed partners. The kernel
-    (:func:`gameopt.pairing._blossom_kernel.blossom_min_cost`) returns a minimum-cost
-    perfect matching ``M`` of it with an optimal dual ``(y, w)`` of Edmonds' LP: reduced
-    costs ``r(i, j) = c(i, j) − y_i − y_j + Σ_{B ∋ i, j} w_B ≥ 0`` on the candidate edges,
-    ``w ≥ 0`` on its blossoms (odd sets), and ``c(M) = Σy − Σ_B w_B (|B| − 1)/2``.
-    Every other allowed pair is then priced (:func:`price_edges`, one pass over the
-    matrix). If none has ``r < 0``, ``(y, w)`` is feasible for the LP of the *whole*
-    graph, whose value bounds every perfect matching from below (weak duality); ``M``
-    reaches it, so ``M`` is optimal on the whole graph. Otherwise the pairs with
-    ``r < 0`` join the candidate graph and it is solved again (each round adds edges,
-    so it ends, at worst with the whole graph). A candidate graph without a perfect
-    matching is widened (twice the partners per player) until the whole graph.
+    :data:`CANDIDATES` cheapest allowed partners and the pairs of neighbours in the
+    players' order. The kernel (:mod:`gameopt.pairing._blossom_kernel`) returns a
+    minimum-cost perfect matching ``M`` of it with an optimal dual ``(y, w)`` of
+    Edmonds' LP: reduced costs ``r(i, j) = c(i, j) − y_i − y_j + Σ_{B ∋ i, j} w_B ≥ 0``
+    on the candidate edges, ``w ≥ 0`` on its blossoms (odd sets), and
+    ``c(M) = Σy − Σ_B w_B (|B| − 1)/2`` (checked in exact integers, :func:`_certified`).
+    Every allowed pair is then priced (one pass over the matrix). If none has
+    ``r < 0``, ``(y, w)`` is feasible for the LP of the *whole* graph, so its value
+    bounds every perfect matching from below (weak duality); ``M`` reaches it, so ``M``
+    is optimal on the whole graph. Otherwise the most violated pairs join the candidate
+    graph and it is solved again; each round adds edges, so the loop ends, at worst
+    with the whole graph. A candidate graph without a perfect matching gets more
+    partners (twice as many) for the players the kernel was stuck on.
 
     **Phase 2 (tie).** By complementary slackness every optimal matching uses only
     tight pairs (``r = 0`` under the proven dual) and meets each blossom with
-    ``w_B > 0`` in ``(|B| − 1)/2`` pairs, the most any perfect matching can; any
-    perfect matching of tight pairs doing so costs ``c(M)``. So the optimal matchings
-    are the perfect matchings of the tight pairs maximising ``Σ_{e ∈ M} d(e)``, ``d(e)``
-    the number of such blossoms holding both ends. The kernel solves the tight graph
-    with costs ``−2Q·d(e) + tie(e)``, ``Q`` above any matching's tie total: the least is
-    an optimal matching of least tie. Both answers are certified (:func:`_certified`).
+    ``w_B > 0`` in ``(|B| − 1)/2`` pairs, the most any perfect matching can; a perfect
+    matching of tight pairs doing so costs ``c(M)``. So the optimal matchings are the
+    perfect matchings of the tight graph maximising ``Σ_{e ∈ M} d(e)``, ``d(e)`` the
+    number of such blossoms holding both ends. The same loop solves the tight graph
+    with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total (candidates:
+    ``M`` and each player's best tight pairs; pricing over the tight graph): its least
+    is an optimal matching of least tie.
 
     ``stats`` gets ``kept_edges`` (the last candidate graph), ``pricing_rounds`` and,
     with ``tie``, ``tight_edges``.
 
     Notes
     -----
-    Per round: O(n²) pricing and the blossom on the candidate graph (O(n·m) per
-    augmentation at worst, m candidate edges).
+    Per round: the O(n²) pricing pass and the blossom on the candidate graph (at most
+    n/2 stages of O(m) scanning and O(n) per dual change, m candidate edges).
     """
     n = cost.shape[0]
     valid = cost[allowed]
     if valid.size and 2 * (int(valid.max()) - int(valid.min())) > _FIT:
         return None
-    clock = time.process_time()
+    lo = int(valid.min(initial=0))
     kv = np.full(n, CANDIDATES, dtype=np.int64)
-    key = np.union1d(_cheapest(cost, allowed, np.arange(n), CANDIDATES), _neighbours(allowed, 3))
-    eu, ev = key // n, key % n
-    rounds = 0
-    while True:
-        rounds += 1
-        sol = _kernel(n, eu, ev, cost[eu, ev])
-        if sol is None:
-            return None
-        if sol[0] == NO_PERFECT:
-            stuck = np.flatnonzero(sol[6] & (kv < n - 1))
-            if stuck.size == 0:
-                return None  # every partner of the stuck players is in: no perfect matching
-            kv[stuck] *= 2
-            key = eu * n + ev
-            for kk in np.unique(kv[stuck]):
-                key = np.union1d(key, _cheapest(cost, allowed, stuck[kv[stuck] == kk], kk))
-            eu, ev = key // n, key % n
-            continue
-        code, mate, y, w, parent, base, _ = sol
-        ec = 2 * (cost[eu, ev] - int(cost[eu, ev].min(initial=0)))
-        if not _certified(eu, ev, ec, sol):
-            log.warning("sparse blossom: no certificate on the candidate graph")
-            return None
+    tight: list[tuple[npt.NDArray[np.int64], ...]] = []
+
+    def ec1(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return 2 * (cost[eu, ev] - lo)
+
+    def price1(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
+        _, _, y, w, parent, _, _ = sol
         depth, cumw, cumpos, _ = laminar_sums(n, w, parent)
-        lo = int(cost[eu, ev].min(initial=0))
-        vi, vj, _, ti, tj, td = price_edges(cost, allowed, lo, y, parent, depth, cumw,
-                                            cumpos, tie is not None)
-        log.debug("sparse blossom round %d: %d candidate edges, %d priced below 0 "
-                  "(%.2f s CPU)", rounds, eu.size, vi.size, time.process_time() - clock)
-        if vi.size == 0:
-            break
-        key = np.union1d(eu * n + ev, vi * n + vj)
-        eu, ev = key // n, key % n
+        vi, vj, vr, ti, tj, td = price_edges(cost, allowed, lo, scale, y, parent, depth, cumw,
+                                             cumpos, tie is not None)
+        tight[:] = [ti, tj, td]
+        return vi, vj, vr
+
+    def widen1(stuck: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64] | None:
+        rows = np.flatnonzero(stuck & (kv < n - 1))
+        if rows.size == 0:
+            return None  # every partner of the stuck players is in: no perfect matching
+        kv[rows] *= 2
+        parts = [_cheapest(cost, allowed, rows[kv[rows] == k], int(k))
+                 for k in np.unique(kv[rows])]
+        return np.unique(np.concatenate(parts))
+
+    key = np.union1d(_cheapest(cost, allowed, np.arange(n), CANDIDATES),
+                     _neighbours(allowed, 3))
+    got = _solve_priced(n, (key // n, key % n), ec1, price1, widen1)
+    if got is None:
+        return None
+    sol, (eu, ev), rounds, _ = got
     stats.update(kept_edges=int(eu.size), pricing_rounds=rounds)
-    pairs = [(int(eu[e]), int(ev[e])) for e in np.unique(mate)]
+    matched = np.unique(sol[1])
     if tie is None:
-        return sorted_pairs(pairs)
+        return sorted_pairs(zip(eu[matched].tolist(), ev[matched].tolist(), strict=True))
+    ti, tj, td = tight
     stats["tight_edges"] = int(ti.size)
     t = tie[ti, tj]
     q = int(t.max(initial=0)) * (n // 2) + 1
     if 2 * q * int(td.max(initial=0)) + int(t.max(initial=0)) > _FIT // 4:
         return None
     c2 = t - 2 * q * td
-    log.debug("sparse blossom: tight graph %d edges (%.2f s CPU)", ti.size,
-              time.process_time() - clock)
-    sol2 = _kernel(n, ti, tj, c2)
-    if sol2 is None or sol2[0] != OK:
+    lo2 = int(c2.min(initial=0))
+    index = {int(k): e for e, k in enumerate((ti * n + tj).tolist())}
+
+    def ec2(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        return 2 * (c2[[index[int(k)] for k in (eu * n + ev).tolist()]] - lo2)
+
+    def price2(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
+        _, _, y, w, parent, _, _ = sol
+        depth, cumw, _, _ = laminar_sums(n, w, parent)
+        r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, parent, depth, cumw)
+        bad = np.flatnonzero(r < 0)
+        return ti[bad], tj[bad], r[bad]
+
+    def widen2(stuck: npt.NDArray[np.bool_]) -> None:
+        return None  # the candidates hold the phase-1 matching: never stuck
+
+    few = few_per_vertex(n, ti, tj, c2, CANDIDATES)
+    key = np.union1d((ti[few] * n + tj[few]), eu[matched] * n + ev[matched])
+    got = _solve_priced(n, (key // n, key % n), ec2, price2, widen2)
+    if got is None:
         return None
-    if not _certified(ti, tj, 2 * (c2 - int(c2.min(initial=0))), sol2):
-        log.warning("sparse blossom: no certificate on the tight graph")
-        return None
-    log.debug("sparse blossom: tight graph solved (%.2f s CPU)", time.process_time() - clock)
-    return sorted_pairs([(int(ti[e]), int(tj[e])) for e in np.unique(sol2[1])])
+    sol2, (eu2, ev2), rounds2, _ = got
+    stats.update(tie_edges=int(eu2.size), tie_rounds=rounds2)
+    m2 = np.unique(sol2[1])
+    return sorted_pairs(zip(eu2[m2].tolist(), ev2[m2].tolist(), strict=True))
 
 
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
