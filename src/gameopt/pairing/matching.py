@@ -92,7 +92,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: The methods of :func:`min_weight_perfect_matching` (all of them optimal).
-EXACT_METHODS = ("exact", "networkx", "brute")
+EXACT_METHODS = ("exact", "rustworkx", "networkx", "brute")
 #: Largest field the brute force accepts (10,395 perfect matchings at 12).
 BRUTE_MAX = 12
 #: Largest absolute edge cost (doubled costs, duals and sums stay well inside int64).
@@ -555,12 +555,18 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
 
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
                 groups: npt.NDArray[np.int64] | None, prune: bool,
-                stats: dict[str, Any] | None = None) -> Pairs:
-    """The exact method on checked input (:func:`check_matrices`): pruning, then blossom.
+                stats: dict[str, Any] | None = None, kernel: str = "sparse") -> Pairs:
+    """The exact method on checked input (:func:`check_matrices`).
 
-    ``stats``, when given, receives ``edges`` (allowed pairs), ``kept_edges`` (after the
-    pruning), and when the pruning ran ``upper_bound`` (the heuristic matching's cost) and
-    ``lower_bound`` (the dual bound ``LB``). For the sibling modules; the public entry is
+    ``kernel="sparse"``: :func:`sparse_exact` (our blossom on a candidate graph priced
+    by its LP duals); when it does not apply (costs beyond its integers) or finds no
+    perfect matching, the rustworkx path below runs (and names the unpairable players).
+    ``kernel="rustworkx"``: the pruning, then rustworkx's blossom.
+
+    ``stats``, when given, receives ``edges`` (allowed pairs), ``solver``,
+    ``kept_edges`` (the candidate graph, or the edges kept by the pruning), and when
+    the pruning ran ``upper_bound`` (the heuristic matching's cost) and ``lower_bound``
+    (the dual bound ``LB``). For the sibling modules; the public entry is
     :func:`min_weight_perfect_matching`.
     """
     n = cost.shape[0]
@@ -568,6 +574,12 @@ def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, nam
         raise infeasible_error(allowed, names)
     info: dict[str, Any] = {} if stats is None else stats
     info["edges"] = int(np.count_nonzero(np.triu(allowed, 1)))
+    if kernel == "sparse" and n >= 2:
+        got = sparse_exact(cost, allowed, tie, info)
+        if got is not None:
+            info["solver"] = "sparse"
+            return got
+    info["solver"] = "rustworkx"
     if prune and n >= 4:
         ub_pairs = sorted_pairs(local_search(cost, allowed, ks=(2, 3),
                                              window=SLIM_WINDOW).tolist())
@@ -741,7 +753,8 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
     elif method == "networkx":
         pairs = _networkx(c, a, t, names)
     else:
-        pairs = solve_exact(c, a, t, names, g, prune)
+        pairs = solve_exact(c, a, t, names, g, prune,
+                            kernel="sparse" if method == "exact" else "rustworkx")
     if not is_perfect_matching(pairs, n, a):  # the claim, checked
         raise SolverError(f"matching ({method}): the result is not a perfect matching of "
                           f"allowed pairs")
