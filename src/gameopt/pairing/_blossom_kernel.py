@@ -67,7 +67,15 @@ _T = 2
 _MARK = 4
 #: The result codes of :func:`blossom_min_cost`.
 OK, NO_PERFECT, OVERFLOW = 0, 1, 2
-_LIMIT = np.int64(1) << np.int64(61)
+_LIMIT = 1 << 61
+
+
+@njit(cache=True)
+def _int_list() -> list[int]:
+    """An empty list of int64 (typed for numba)."""
+    out = [0]
+    out.clear()
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -206,17 +214,9 @@ def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntAr
     base[b] = bse
     parent[b] = -1
     parent[bb] = b
-    vb: list[int] = [0]
-    ve: list[int] = [0]
-    vin: list[int] = [0]
-    vout: list[int] = [0]
-    vb.clear(); ve.clear(); vin.clear(); vout.clear()
+    vb, ve, vin, vout = _int_list(), _int_list(), _int_list(), _int_list()
     _trace(bv, bb, inb, ledge, lfrom, eu, ev, vb, ve, vin, vout)
-    ub: list[int] = [0]
-    ue: list[int] = [0]
-    uin: list[int] = [0]
-    uout: list[int] = [0]
-    ub.clear(); ue.clear(); uin.clear(); uout.clear()
+    ub, ue, uin, uout = _int_list(), _int_list(), _int_list(), _int_list()
     _trace(bu, bb, inb, ledge, lfrom, eu, ev, ub, ue, uin, uout)
     size = 1 + len(vb) + len(ub)
     ch = np.empty(size, dtype=np.int64)
@@ -262,13 +262,13 @@ def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntAr
     for c in ch:
         if c >= n and hasbl[c]:
             for e in bestlist[c]:
-                _keep_best(e, b, eu, ev, ec, y, inb, label, bestto, touched)
+                _keep_best(int(e), b, eu, ev, ec, y, inb, label, bestto, touched)
             hasbl[c] = False
             bestlist[c] = np.empty(0, dtype=np.int64)
         else:
-            for x in (_leaves(c, n, childs) if c >= n else np.array([c])):
+            for x in (_leaves(int(c), n, childs) if c >= n else np.array([c])):
                 for a in range(adj_start[x], adj_start[x + 1]):
-                    _keep_best(adj_edge[a], b, eu, ev, ec, y, inb, label, bestto, touched)
+                    _keep_best(int(adj_edge[a]), b, eu, ev, ec, y, inb, label, bestto, touched)
         best[c] = -1
     out = np.empty(len(touched), dtype=np.int64)
     best[b] = -1
@@ -508,8 +508,8 @@ def _greedy_tight(n: int, eu: IntArray, ev: IntArray, ec: IntArray, adj_start: I
 
 @njit(cache=True)
 def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntArray,
-                     mate0: IntArray) -> tuple[int, IntArray, IntArray, IntArray, IntArray, IntArray,
-                                npt.NDArray[np.bool_]]:
+                     mate0: IntArray) -> tuple[int, IntArray, IntArray, IntArray, IntArray,
+                                               IntArray, npt.NDArray[np.bool_]]:
     """Minimum-cost perfect matching of the graph ``(eu, ev)`` with doubled costs ``ec``.
 
     A warm start passes even vertex duals ``y0 (n,)``, feasible for every edge, and a
@@ -756,13 +756,8 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scal
     (``ti, tj``) with the number of blossoms of positive dual holding both (``td``).
     """
     n = cost.shape[0]
-    vi = [0]
-    vj = [0]
-    vr = [0]
-    ti = [0]
-    tj = [0]
-    td = [0]
-    vi.clear(); vj.clear(); vr.clear(); ti.clear(); tj.clear(); td.clear()
+    vi, vj, vr = _int_list(), _int_list(), _int_list()
+    ti, tj, td = _int_list(), _int_list(), _int_list()
     for i in range(n):
         yi = y[i]
         for j in range(i + 1, n):

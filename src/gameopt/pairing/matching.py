@@ -58,7 +58,6 @@ References
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -69,7 +68,6 @@ import rustworkx as rx
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 from gameopt.pairing._blossom_kernel import (
     NO_PERFECT,
-    OK,
     OVERFLOW,
     blossom_min_cost,
     edge_reduced_costs,
@@ -487,7 +485,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
         return None
     lo = int(valid.min(initial=0))
     kv = np.full(n, CANDIDATES, dtype=np.int64)
-    tight: list[tuple[npt.NDArray[np.int64], ...]] = []
+    tight: list[npt.NDArray[np.int64]] = []
 
     def ec1(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         return 2 * (cost[eu, ev] - lo)

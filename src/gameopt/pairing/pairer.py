@@ -143,9 +143,10 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
     method : {"exact", "networkx", "slim", "naive", "brute", "rustworkx"}
         ``"exact"``: optimal by our blossom on a sparse graph priced by LP duals;
         ``"rustworkx"``: optimal by rustworkx's blossom after pruning (the previous
-        exact path); ``"networkx"``: optimal, slow reference; ``"slim"``: SLIM's greedy + swaps; ``"naive"``: top-down in rank order
-        skipping rematches (the bye to the player :func:`~gameopt.pairing.penalties.pen_bye`
-        prices lowest); ``"brute"``: enumeration, at most 12 players with the bye.
+        exact path); ``"networkx"``: optimal, slow reference; ``"slim"``: SLIM's
+        greedy + swaps; ``"naive"``: top-down in rank order skipping rematches (the
+        bye to the player :func:`~gameopt.pairing.penalties.pen_bye` prices lowest);
+        ``"brute"``: enumeration, at most 12 players with the bye.
     limit : Limit, optional
         A budget for the whole call (time on its clock, default wall; an external stop
         flag), checked between the matchings it solves (the cost matrix, each candidate
@@ -164,10 +165,11 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         and for ``"exact"`` the allowed ``edges``, the ``kept_edges`` of the last
         candidate graph and the ``solver`` (``"sparse"``; ``"rustworkx"`` with the
         pruning's ``lower_bound`` and heuristic ``upper_bound``, which bound the terms
-        other than colour: see :func:`~gameopt.pairing.matching.solve_exact`), and ``order`` (how the exact order was solved, ``"composite"`` or
-        ``"tiebreak"``). Proven means best in the exact order (Notes), and ``bound`` is
-        then the least total of the terms other than colour, a lower bound of every
-        pairing's ``total_cost``.
+        other than colour: see :func:`~gameopt.pairing.matching.solve_exact`), and
+        ``order`` (how the exact order was solved, ``"composite"`` or ``"tiebreak"``).
+        Proven means best in the exact order (Notes), and ``bound`` is then the least
+        total of the terms other than colour, a lower bound of every pairing's
+        ``total_cost``.
 
     Raises
     ------
