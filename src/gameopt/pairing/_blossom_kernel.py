@@ -752,8 +752,9 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scal
     """Reduced costs of every allowed pair ``i < j`` of the dense ``cost`` matrix.
 
     ``r = 2·scale·(cost − shift) − y_i − y_j + Σ_{B ∋ i, j} w_B``. Returns the
-    pairs with ``r < 0`` (``vi, vj, vr``) and, when ``want_tight``, those with ``r = 0``
-    (``ti, tj``) with the number of blossoms of positive dual holding both (``td``).
+    pairs with ``r < 0`` (``vi, vj, vr``) and, when ``want_tight`` and none has
+    ``r < 0``, those with ``r = 0`` (``ti, tj``) with the number of blossoms of
+    positive dual holding both (``td``).
     """
     n = cost.shape[0]
     vi, vj, vr = _int_list(), _int_list(), _int_list()
@@ -773,6 +774,11 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scal
                 vi.append(i)
                 vj.append(j)
                 vr.append(r)
+                if want_tight:  # not the last round: the tight pairs are not needed
+                    want_tight = False
+                    ti.clear()
+                    tj.clear()
+                    td.clear()
             elif r == 0 and want_tight:
                 ti.append(i)
                 tj.append(j)

@@ -58,12 +58,15 @@ References
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import rustworkx as rx
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 from gameopt.pairing._blossom_kernel import (
@@ -301,8 +304,11 @@ def _dual_ascent(cost: IntMatrix, allowed: BoolMatrix, groups: npt.NDArray[np.in
 # Exact: our blossom on a sparse candidate graph, priced by its LP duals
 # --------------------------------------------------------------------------------------
 
-#: Cheapest allowed partners per player in the first candidate graph of the sparse path.
+#: Cheapest allowed partners per player in the first candidate graph of the sparse path,
+#: and the most violated edges per player a pricing round adds.
 CANDIDATES = 10
+#: Best tight pairs per player in the first candidate graph of the tie phase.
+TIE_CANDIDATES = 30
 #: Largest absolute doubled, shifted edge cost the sparse path hands to its kernel.
 _FIT = 2**58
 
@@ -415,7 +421,9 @@ def _solve_priced(n: int, cand: Edges, ec_of: Any, price: Any, widen: Any,
         else:
             scale, y0, mate0 = 1, none, none
         ec = base * scale
+        t0 = time.process_time()
         sol = blossom_min_cost(n, eu, ev, ec, y0, mate0)
+        t_kernel = time.process_time() - t0
         if sol[0] == OVERFLOW:
             return None
         if sol[0] == NO_PERFECT:
@@ -430,8 +438,10 @@ def _solve_priced(n: int, cand: Edges, ec_of: Any, price: Any, widen: Any,
             log.warning("sparse blossom: no certificate on the candidate graph")
             return None
         vi, vj, vr = price(sol, scale)
-        log.debug("sparse blossom round %d: %d candidate edges, %d priced below 0",
-                  rounds, eu.size, vi.size)
+        log.debug("sparse blossom round %d: %d candidate edges, %d priced below 0 "
+                  "(%s start, %d free, kernel %.3f s CPU)", rounds, eu.size, vi.size,
+                  "warm" if y0.size else "cold",
+                  n - 2 * int((mate0 >= 0).sum()) // 2 if y0.size else -1, t_kernel)
         if vi.size == 0:
             return sol, (eu, ev), rounds, scale
         few = few_per_vertex(n, vi, vj, vr, CANDIDATES)
@@ -524,11 +534,45 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     if 2 * q * int(td.max(initial=0)) + int(t.max(initial=0)) > _FIT // 4:
         return None
     c2 = t - 2 * q * td
+    # one tie problem per connected component of the tight graph (each holds its part
+    # of the phase-1 matching, so each has a perfect matching)
+    parts, comp = connected_components(
+        coo_matrix((np.ones(ti.size, dtype=np.int8), (ti, tj)), shape=(n, n)),
+        directed=False)
+    pairs: Pairs = []
+    edges = rounds2 = 0
+    for part in range(parts):
+        verts = np.flatnonzero(comp == part)
+        if verts.size == 2:
+            pairs.append((int(verts[0]), int(verts[1])))
+            continue
+        inside = np.flatnonzero(comp[ti] == part)
+        local = np.full(n, -1, dtype=np.int64)
+        local[verts] = np.arange(verts.size)
+        mine = np.flatnonzero(comp[eu[matched]] == part)
+        got2 = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
+                          local[eu[matched][mine]], local[ev[matched][mine]])
+        if got2 is None:
+            return None
+        sub, m, r = got2
+        pairs += [(int(verts[u]), int(verts[v])) for u, v in sub]
+        edges += m
+        rounds2 = max(rounds2, r)
+    stats.update(tie_edges=edges, tie_rounds=rounds2)
+    return sorted_pairs(pairs)
+
+
+def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
+               c2: npt.NDArray[np.int64], mu: npt.NDArray[np.int64],
+               mv: npt.NDArray[np.int64]) -> tuple[Pairs, int, int] | None:
+    """The tie phase of :func:`sparse_exact` on one tight graph ``(ti, tj)`` (pairs in
+    increasing ``ti·n + tj``) with costs ``c2`` and the phase-1 pairs ``(mu, mv)``:
+    the pairs, the last candidate graph's size and the pricing rounds."""
     lo2 = int(c2.min(initial=0))
-    index = {int(k): e for e, k in enumerate((ti * n + tj).tolist())}
+    tkeys = ti * n + tj
 
     def ec2(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        return 2 * (c2[[index[int(k)] for k in (eu * n + ev).tolist()]] - lo2)
+        return 2 * (c2[np.searchsorted(tkeys, eu * n + ev)] - lo2)
 
     def price2(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
         _, _, y, w, parent, _, _ = sol
@@ -540,15 +584,15 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     def widen2(stuck: npt.NDArray[np.bool_]) -> None:
         return None  # the candidates hold the phase-1 matching: never stuck
 
-    few = few_per_vertex(n, ti, tj, c2, CANDIDATES)
-    key = np.union1d((ti[few] * n + tj[few]), eu[matched] * n + ev[matched])
+    few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
+    key = np.union1d(ti[few] * n + tj[few], np.minimum(mu, mv) * n + np.maximum(mu, mv))
     got = _solve_priced(n, (key // n, key % n), ec2, price2, widen2)
     if got is None:
         return None
     sol2, (eu2, ev2), rounds2, _ = got
-    stats.update(tie_edges=int(eu2.size), tie_rounds=rounds2)
     m2 = np.unique(sol2[1])
-    return sorted_pairs(zip(eu2[m2].tolist(), ev2[m2].tolist(), strict=True))
+    return (list(zip(eu2[m2].tolist(), ev2[m2].tolist(), strict=True)), int(eu2.size),
+            rounds2)
 
 
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
