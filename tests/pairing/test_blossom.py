@@ -131,9 +131,9 @@ def test_laminar_sums_count_the_holders() -> None:
     parent[[5, 3, 4]] = 6
     w = np.zeros(2 * n, dtype=np.int64)
     w[5], w[6] = 4, 0
-    depth, cumw, cumpos, size = laminar_sums(n, w, parent)
-    assert (depth[5], depth[6], depth[0], depth[3]) == (1, 0, 2, 1)
-    assert (cumw[5], cumw[6], cumpos[5], cumpos[6]) == (4, 0, 1, 0)
+    cpar, cumw, cumpos, size = laminar_sums(n, w, parent)
+    assert (cpar[0], cpar[3], cpar[5], cpar[6]) == (5, -1, -1, -1)  # 6 has w = 0
+    assert (cumw[5], cumw[6], cumw[0], cumpos[5], cumpos[6]) == (4, 0, 4, 1, 0)
     assert (size[5], size[6]) == (3, 5)
 
 

@@ -691,20 +691,22 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
 @njit(cache=True)
 def laminar_sums(n: int, w: IntArray, parent: IntArray,
                  ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Per blossom id: ``depth`` (0 at the top), ``cumw`` (the sum of ``w`` over it and
-    every blossom holding it), ``cumpos`` (how many of those have ``w > 0``) and
-    ``size`` (its number of vertices)."""
+    """Per vertex or blossom id: ``cpar``, the smallest blossom of positive dual strictly
+    holding it (−1: none); ``cumw``, the sum of ``w`` over it and every blossom holding
+    it; ``cumpos``, how many of those have ``w > 0`` (the depth in the tree of ``cpar``);
+    ``size``, its number of vertices."""
     size = 2 * n
-    depth = np.full(size, -1, dtype=np.int64)
+    done = np.zeros(size, dtype=np.bool_)
+    cpar = np.full(size, -1, dtype=np.int64)
     cumw = np.zeros(size, dtype=np.int64)
     cumpos = np.zeros(size, dtype=np.int64)
     chain = np.empty(size, dtype=np.int64)
     for b in range(size):
-        if depth[b] >= 0:
+        if done[b]:
             continue
         top = 0
         t = b
-        while t != -1 and depth[t] < 0:
+        while t != -1 and not done[t]:
             chain[top] = t
             top += 1
             t = parent[t]
@@ -712,41 +714,42 @@ def laminar_sums(n: int, w: IntArray, parent: IntArray,
             t = chain[i]
             p = parent[t]
             own_w = w[t] if t >= n else 0
-            own_p = 1 if (t >= n and w[t] > 0) else 0
+            own_p = 1 if own_w > 0 else 0
             if p == -1:
-                depth[t], cumw[t], cumpos[t] = 0, own_w, own_p
+                cpar[t], cumw[t], cumpos[t] = -1, own_w, own_p
             else:
-                depth[t] = depth[p] + 1
+                cpar[t] = p if w[p] > 0 else cpar[p]
                 cumw[t] = cumw[p] + own_w
                 cumpos[t] = cumpos[p] + own_p
+            done[t] = True
     size_ = np.zeros(size, dtype=np.int64)
     for v in range(n):
         t = parent[v]
         while t != -1:
             size_[t] += 1
             t = parent[t]
-    return depth, cumw, cumpos, size_
+    return cpar, cumw, cumpos, size_
 
 
 @njit(cache=True, inline="always")
-def _lca(i: int, j: int, parent: IntArray, depth: IntArray) -> int:
-    """The smallest blossom holding vertices ``i`` and ``j`` (−1: none)."""
-    a = parent[i]
-    b = parent[j]
+def _lca(i: int, j: int, cpar: IntArray, cumpos: IntArray) -> int:
+    """The smallest blossom of positive dual holding vertices ``i`` and ``j`` (−1:
+    none); blossoms of zero dual add nothing to a reduced cost and are skipped."""
+    a = cpar[i]
+    b = cpar[j]
     while a != b:
         if a == -1 or b == -1:
             return -1
-        if depth[a] >= depth[b]:
-            a = parent[a]
+        if cumpos[a] >= cumpos[b]:
+            a = cpar[a]
         else:
-            b = parent[b]
+            b = cpar[b]
     return a
 
 
 @njit(cache=True)
 def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scale: int,
-                y: IntArray,
-                parent: IntArray, depth: IntArray, cumw: IntArray, cumpos: IntArray,
+                y: IntArray, cpar: IntArray, cumw: IntArray, cumpos: IntArray,
                 want_tight: bool) -> tuple[IntArray, IntArray, IntArray, IntArray,
                                            IntArray, IntArray]:
     """Reduced costs of every allowed pair ``i < j`` of the dense ``cost`` matrix.
@@ -767,7 +770,7 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scal
             r = 2 * scale * (cost[i, j] - shift) - yi - y[j]
             if r > 0:
                 continue
-            lca = _lca(i, j, parent, depth)
+            lca = _lca(i, j, cpar, cumpos)
             if lca != -1:
                 r += cumw[lca]
             if r < 0:
@@ -790,13 +793,13 @@ def price_edges(cost: IntArray, allowed: npt.NDArray[np.bool_], shift: int, scal
 
 @njit(cache=True)
 def edge_reduced_costs(eu: IntArray, ev: IntArray, ec: IntArray, y: IntArray,
-                       parent: IntArray, depth: IntArray, cumw: IntArray) -> IntArray:
+                       cpar: IntArray, cumw: IntArray, cumpos: IntArray) -> IntArray:
     """``r[k] = ec[k] − y_u − y_v + Σ_{B ∋ u, v} w_B`` for the edges ``(eu[k], ev[k])``."""
     r = np.empty(eu.shape[0], dtype=np.int64)
     for k in range(eu.shape[0]):
         i, j = eu[k], ev[k]
         r[k] = ec[k] - y[i] - y[j]
-        lca = _lca(i, j, parent, depth)
+        lca = _lca(i, j, cpar, cumpos)
         if lca != -1:
             r[k] += cumw[lca]
     return r

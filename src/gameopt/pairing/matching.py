@@ -334,6 +334,20 @@ def _cheapest(cost: IntMatrix, allowed: BoolMatrix, rows: npt.NDArray[np.int64],
     return np.unique(np.concatenate(keys))
 
 
+def _allowed_range(cost: IntMatrix, allowed: BoolMatrix, block: int = 256,
+                   ) -> tuple[int, int]:
+    """The least and largest allowed cost ((0, 0) without any), a block of rows at a
+    time (no copy of the matrix)."""
+    big = np.iinfo(np.int64).max
+    lo, hi = big, -big
+    for a in range(0, cost.shape[0], block):
+        ok = allowed[a:a + block]
+        if ok.any():
+            lo = min(lo, int(np.where(ok, cost[a:a + block], big).min()))
+            hi = max(hi, int(np.where(ok, cost[a:a + block], -big).max()))
+    return (0, 0) if lo == big else (lo, hi)
+
+
 def _neighbours(allowed: BoolMatrix, reach: int) -> npt.NDArray[np.int64]:
     """Keys of the allowed pairs ``(i, i + d)``, ``d ≤ reach``: neighbours in the
     players' order (rank order in a round), which hold a perfect matching unless
@@ -355,11 +369,11 @@ def _certified(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64],
     integers."""
     _, mate, y, w, parent, base, _ = sol
     n = y.shape[0]
-    depth, cumw, _, size = laminar_sums(n, w, parent)
+    cpar, cumw, cumpos, size = laminar_sums(n, w, parent)
     used = np.flatnonzero(base[n:] >= 0) + n
     if (w[used] < 0).any() or (size[used] % 2 == 0).any():
         return False
-    if edge_reduced_costs(eu, ev, ec, y, parent, depth, cumw).min(initial=0) < 0:
+    if edge_reduced_costs(eu, ev, ec, y, cpar, cumw, cumpos).min(initial=0) < 0:
         return False
     matched = np.unique(mate)
     primal = sum(int(x) for x in ec[matched])
@@ -491,10 +505,9 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     n/2 stages of O(m) scanning and O(n) per dual change, m candidate edges).
     """
     n = cost.shape[0]
-    valid = cost[allowed]
-    if valid.size and 2 * (int(valid.max()) - int(valid.min())) > _FIT:
+    lo, hi = _allowed_range(cost, allowed)
+    if 2 * (hi - lo) > _FIT:
         return None
-    lo = int(valid.min(initial=0))
     kv = np.full(n, CANDIDATES, dtype=np.int64)
     tight: list[npt.NDArray[np.int64]] = []
 
@@ -503,9 +516,9 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
 
     def price1(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
         _, _, y, w, parent, _, _ = sol
-        depth, cumw, cumpos, _ = laminar_sums(n, w, parent)
-        vi, vj, vr, ti, tj, td = price_edges(cost, allowed, lo, scale, y, parent, depth, cumw,
-                                             cumpos, tie is not None)
+        cpar, cumw, cumpos, _ = laminar_sums(n, w, parent)
+        vi, vj, vr, ti, tj, td = price_edges(cost, allowed, lo, scale, y, cpar, cumw, cumpos,
+                                             tie is not None)
         tight[:] = [ti, tj, td]
         return vi, vj, vr
 
@@ -577,8 +590,8 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
 
     def price2(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
         _, _, y, w, parent, _, _ = sol
-        depth, cumw, _, _ = laminar_sums(n, w, parent)
-        r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, parent, depth, cumw)
+        cpar, cumw, cumpos, _ = laminar_sums(n, w, parent)
+        r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, cpar, cumw, cumpos)
         bad = np.flatnonzero(r < 0)
         return ti[bad], tj[bad], r[bad]
 
