@@ -36,6 +36,12 @@ Arrays (all int64 unless said):
   vertex not in an S-blossom, its least-slack edge to an S-blossom; ``bestlist[b]`` the
   candidate edges kept by a non-trivial S-blossom (``hasbl[b]``).
 
+A stage does not stop at its first augmentation: the two trees it joins are marked spent
+(``tree``, ``dead``: the root of each labelled blossom's tree) and the others keep
+growing on tight edges; the duals change only in a stage without augmentation, so the
+spent trees' labels never enter a dual change. Blossoms of zero dual are kept between
+stages (Galil expands them; they stay valid, with tight cycle edges and ``w = 0``).
+
 Integrality: costs are doubled and the vertex duals start even; every vertex labelled in
 a stage has the parity of the free vertices (tight edges preserve it) and all of them
 move by ``±δ``, so the slack of an edge between two S-blossoms is even and ``δ`` stays an
@@ -111,11 +117,14 @@ def _leaves(b: int, n: int, childs: list[IntArray]) -> IntArray:
 def _assign(v: int, t: int, k: int, frm: int, n: int, eu: IntArray, ev: IntArray,
             mate: IntArray, inb: IntArray, base: IntArray, label: IntArray,
             ledge: IntArray, lfrom: IntArray, best: IntArray, childs: list[IntArray],
-            queue: list[int]) -> None:
+            queue: list[int], tree: IntArray) -> None:
     """Label vertex ``v``'s outer blossom ``t`` (S or T) through edge ``k`` from ``frm``;
-    a T-blossom's base mate is labelled S in turn; S-vertices go on the queue."""
+    a T-blossom's base mate is labelled S in turn; S-vertices go on the queue. ``tree``
+    gets the root of the labelled blossoms' tree."""
+    root = v if frm == -1 else tree[inb[frm]]
     while True:
         b = inb[v]
+        tree[b] = root
         label[v] = t
         label[b] = t
         ledge[v] = k
@@ -204,7 +213,7 @@ def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntAr
                  best: IntArray, childs: list[IntArray], cedge: list[IntArray],
                  cend: list[IntArray], bestlist: list[IntArray], hasbl: npt.NDArray[np.bool_],
                  bestto: IntArray, freeb: list[int], queue: list[int],
-                 adj_start: IntArray, adj_edge: IntArray) -> None:
+                 adj_start: IntArray, adj_edge: IntArray, tree: IntArray) -> None:
     """Shrink the odd cycle closed by edge ``k`` (between two S-blossoms of one tree)
     into a new S-blossom with base ``bse``."""
     v, u = eu[k], ev[k]
@@ -250,6 +259,7 @@ def _add_blossom(bse: int, k: int, n: int, eu: IntArray, ev: IntArray, ec: IntAr
         parent[c] = b
     label[b] = _S
     ledge[b] = ledge[bb]
+    tree[b] = tree[bb]
     lfrom[b] = lfrom[bb]
     w[b] = 0
     for x in _leaves(b, n, childs):
@@ -377,7 +387,7 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
             ledge: IntArray, lfrom: IntArray, best: IntArray, childs: list[IntArray],
             cedge: list[IntArray], cend: list[IntArray], bestlist: list[IntArray],
             hasbl: npt.NDArray[np.bool_], freeb: list[int], queue: list[int],
-            allow: npt.NDArray[np.bool_]) -> None:
+            allow: npt.NDArray[np.bool_], tree: IntArray) -> None:
     """Dissolve blossom ``b`` into its sub-blossoms (recursively those with zero dual at
     the end of a stage); a T-blossom's sub-blossoms on the even path from its entry to
     its base are relabelled T and S, the others T if a tight edge reaches them."""
@@ -389,7 +399,7 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
         elif endstage and w[c] == 0:
             _expand(c, endstage, n, eu, ev, mate, w, inb, parent, base, label, ledge,
                     lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
-                    allow)
+                    allow, tree)
         else:
             for x in _leaves(c, n, childs):
                 inb[x] = c
@@ -417,7 +427,7 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
             label[cj] = 0
             label[nxt] = 0
             _assign(tv, _T, k, frm, n, eu, ev, mate, inb, base, label, ledge, lfrom, best,
-                    childs, queue)
+                    childs, queue, tree)
             # the edge from the S-child at j + step to the T-child at j + 2 step
             j += step
             if step == 1:
@@ -438,6 +448,7 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
         ledge[c0] = k
         lfrom[tv] = frm
         lfrom[c0] = frm
+        tree[c0] = tree[b]
         best[c0] = -1
         # the other children: T when a tight edge from an S-vertex reaches them
         j += step
@@ -457,7 +468,7 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
                 bm = base[c]
                 label[_other(eu, ev, mate[bm], bm)] = 0
                 _assign(hit, _T, ledge[hit], lfrom[hit], n, eu, ev, mate, inb, base,
-                        label, ledge, lfrom, best, childs, queue)
+                        label, ledge, lfrom, best, childs, queue, tree)
             j += step
     label[b] = 0
     ledge[b] = -1
@@ -552,6 +563,8 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
     bestto = np.full(2 * n, -1, dtype=np.int64)
     hasbl = np.zeros(2 * n, dtype=np.bool_)
     allow = np.zeros(m, dtype=np.bool_)
+    tree = np.zeros(2 * n, dtype=np.int64)
+    dead = np.zeros(n, dtype=np.bool_)
     empty = np.empty(0, dtype=np.int64)
     childs = [empty for _ in range(2 * n)]
     cedge = [empty for _ in range(2 * n)]
@@ -569,7 +582,7 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
     code = OK
     steps = 0
     max_steps = 8 * (n + 2) * (n + 2)
-    while True:  # one stage: grow the forest of every free vertex until an augmentation
+    while True:  # one stage: grow the forest of every free vertex until augmentations
         label[:] = 0
         ledge[:] = -1
         lfrom[:] = -1
@@ -581,20 +594,23 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
         for v in range(n):
             if mate[v] == -1 and label[inb[v]] == 0:
                 _assign(v, _S, -1, -1, n, eu, ev, mate, inb, base, label, ledge, lfrom,
-                        best, childs, queue)
+                        best, childs, queue, tree)
             if mate[v] == -1:
                 free += 1
         if free == 0:
             break
         augmented = False
-        while not augmented:
-            while queue and not augmented:
+        dead[:] = False
+        while True:
+            while queue:
                 v = queue.pop()
+                if dead[tree[inb[v]]]:
+                    continue
                 for a in range(adj_start[v], adj_start[v + 1]):
                     k = adj_edge[a]
                     u = _other(eu, ev, k, v)
                     bv, bu = inb[v], inb[u]
-                    if bv == bu:
+                    if bv == bu or (label[bu] != 0 and dead[tree[bu]]):
                         continue
                     s = 0
                     if not allow[k]:
@@ -604,15 +620,17 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
                     if allow[k]:
                         if label[bu] == 0:
                             _assign(u, _T, k, v, n, eu, ev, mate, inb, base, label, ledge,
-                                    lfrom, best, childs, queue)
+                                    lfrom, best, childs, queue, tree)
                         elif label[bu] == _S:
                             bse = _scan(v, u, inb, base, label, ledge, lfrom)
                             if bse >= 0:
                                 _add_blossom(bse, k, n, eu, ev, ec, y, w, inb, parent, base,
                                              label, ledge, lfrom, best, childs, cedge, cend,
                                              bestlist, hasbl, bestto, freeb, queue,
-                                             adj_start, adj_edge)
-                            else:
+                                             adj_start, adj_edge, tree)
+                            else:  # the two trees are spent; the others grow on
+                                dead[tree[bv]] = True
+                                dead[tree[bu]] = True
                                 _augment(k, n, eu, ev, mate, inb, parent, base, ledge,
                                          lfrom, childs, cedge, cend)
                                 augmented = True
@@ -681,7 +699,7 @@ def blossom_min_cost(n: int, eu: IntArray, ev: IntArray, ec: IntArray, y0: IntAr
             else:
                 _expand(arg, False, n, eu, ev, mate, w, inb, parent, base, label, ledge,
                         lfrom, best, childs, cedge, cend, bestlist, hasbl, freeb, queue,
-                        allow)
+                        allow, tree)
         # Galil expands the S-blossoms of zero dual here; they are kept (their cycle
         # edges stay tight and w = 0 is feasible), which saves re-forming them stage
         # after stage when many edges tie.

@@ -462,6 +462,9 @@ def _solve_priced(n: int, cand: Edges, ec_of: Any, price: Any, widen: Any,
         few = few_per_vertex(n, vi, vj, vr, CANDIDATES)
         prev = (sol, (eu, ev))
         key = np.union1d(eu * n + ev, vi[few] * n + vj[few])
+        if key.size == eu.size:  # priced below 0 yet already in: never (a bug)
+            log.warning("sparse blossom: pricing found no new edge")
+            return None
         eu, ev = key // n, key % n
 
 
