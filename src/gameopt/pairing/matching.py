@@ -6,8 +6,15 @@ A round's pairing is a minimum-weight perfect matching of the field (plus the du
 calls :func:`min_weight_perfect_matching`. Methods:
 
 ``"exact"``
+    Our Edmonds blossom (numba, :mod:`gameopt.pairing._blossom_kernel`), which returns
+    the optimal LP duals with the matching, on a sparse candidate graph; every other
+    pair is priced by those duals and the graph grows until none prices below 0, which
+    proves the matching optimal on the whole graph (:func:`sparse_exact`). When the
+    costs do not fit its integers, the ``"rustworkx"`` path runs instead.
+``"rustworkx"``
     Edmonds' blossom algorithm, as rustworkx's compiled ``max_weight_matching``, on
-    integer weights; preceded by an exact edge pruning (reduced-cost fixing, below).
+    integer weights; preceded by an exact edge pruning (reduced-cost fixing, below): the
+    previous exact path, kept as a reference.
 ``"networkx"``
     networkx's ``min_weight_matching``: the same algorithm in pure Python, the slow
     reference.
@@ -30,7 +37,7 @@ potential ``π`` may be subtracted first, ``c'(u, v) = c(u, v) − π_u − π_v
 every perfect matching's cost by the same ``Σπ``. Weights are Python integers (float
 weights can make blossom codes return a slightly suboptimal matching).
 
-**Exact pruning.** The blossom costs O(n³) on a complete graph, so ``"exact"`` first
+**Exact pruning.** The blossom costs O(n³) on a complete graph, so ``"rustworkx"`` first
 removes edges no optimal matching can use. A dual-feasible solution of Edmonds' matching
 LP — vertex duals ``y`` and odd-set duals ``z ≥ 0`` with reduced costs
 ``r(e) = c(e) − y_u − y_v − Σ_{S: e ∈ δ(S)} z_S ≥ 0`` — is built by greedy dual ascent
@@ -53,6 +60,8 @@ References
 .. [3] T. Nakajima, "Pairing Algorithm", 2002 (SLIM's heuristic, the upper bound).
 .. [4] D. Applegate, W. Cook, "Solving large-scale matching problems", in Network Flows
    and Matching, DIMACS Series 12, 1993 (sparse graphs and pricing with LP duals).
+.. [5] W. Cook, A. Rohe, "Computing minimum-weight perfect matchings", INFORMS J. on
+   Computing 11(2):138-148, 1999 (Blossom IV: candidate graphs, pricing, jump starts).
 """
 
 from __future__ import annotations
@@ -765,8 +774,9 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
         integers, negative ones included.
     allowed : array_like of bool, shape (n, n), optional
         Symmetric; False entries are missing edges (forbidden pairs). Default: all.
-    method : {"exact", "networkx", "brute"}
-        rustworkx's blossom (with exact pruning), networkx's, or enumeration (n ≤ 12).
+    method : {"exact", "rustworkx", "networkx", "brute"}
+        Our blossom on a priced sparse graph, rustworkx's blossom (with exact pruning),
+        networkx's, or enumeration (n ≤ 12).
         SLIM's heuristic is :func:`gameopt.pairing.heuristics.slim_matching`.
     tiebreak : array_like of int, shape (n, n), optional
         Non-negative secondary cost: among the least-cost matchings, one of least
@@ -797,9 +807,10 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
 
     Notes
     -----
-    Exact: O(n³) blossom (Edmonds 1965; Galil 1986) on the pruned graph, after O(n²)
-    bounds; networkx: the same algorithm in Python, O(n³) with a much larger constant;
-    brute: (n − 1)!!. The result is checked to be a perfect matching of allowed pairs.
+    Exact: O(n²) pricing passes and the blossom (Edmonds 1965; Galil 1986) on the
+    candidate graph, its answer certified by LP duality; rustworkx: O(n³) blossom on
+    the pruned graph, after O(n²) bounds; networkx: the same algorithm in Python, O(n³)
+    with a much larger constant; brute: (n − 1)!!. The result is checked to be a perfect matching of allowed pairs.
 
     Examples
     --------
