@@ -810,7 +810,8 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
     Exact: O(n²) pricing passes and the blossom (Edmonds 1965; Galil 1986) on the
     candidate graph, its answer certified by LP duality; rustworkx: O(n³) blossom on
     the pruned graph, after O(n²) bounds; networkx: the same algorithm in Python, O(n³)
-    with a much larger constant; brute: (n − 1)!!. The result is checked to be a perfect matching of allowed pairs.
+    with a much larger constant; brute: (n − 1)!!. The result is checked to be a
+    perfect matching of allowed pairs.
 
     Examples
     --------
