@@ -509,7 +509,8 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     is an optimal matching of least tie.
 
     ``stats`` gets ``kept_edges`` (the last candidate graph), ``pricing_rounds`` and,
-    with ``tie``, ``tight_edges``.
+    with ``tie``, ``tight_edges``, ``tie_edges`` and ``tie_rounds``; or ``fallback``
+    (why it does not apply).
 
     Notes
     -----
@@ -519,6 +520,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     n = cost.shape[0]
     lo, hi = _allowed_range(cost, allowed)
     if 2 * (hi - lo) > _FIT:
+        stats["fallback"] = "cost range beyond the kernel's integers"
         return None
     kv = np.full(n, CANDIDATES, dtype=np.int64)
     tight: list[npt.NDArray[np.int64]] = []
@@ -547,6 +549,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
                      _neighbours(allowed, 3))
     got = _solve_priced(n, (key // n, key % n), ec1, price1, widen1)
     if got is None:
+        stats["fallback"] = "no perfect matching, or the kernel overflowed"
         return None
     sol, (eu, ev), rounds, _ = got
     stats.update(kept_edges=int(eu.size), pricing_rounds=rounds)
@@ -558,6 +561,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     t = tie[ti, tj]
     q = int(t.max(initial=0)) * (n // 2) + 1
     if 2 * q * int(td.max(initial=0)) + int(t.max(initial=0)) > _FIT // 4:
+        stats["fallback"] = "tie costs beyond the kernel's integers"
         return None
     c2 = t - 2 * q * td
     # one tie problem per connected component of the tight graph (each holds its part
@@ -579,6 +583,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
         got2 = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
                           local[eu[matched][mine]], local[ev[matched][mine]])
         if got2 is None:
+            stats["fallback"] = "tie phase: the kernel overflowed"
             return None
         sub, m, r = got2
         pairs += [(int(verts[u]), int(verts[v])) for u, v in sub]
