@@ -193,6 +193,20 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
             (matching_cost(c, ref), matching_cost(t, ref))
 
 
+def test_tie_levels_one_at_a_time_equal_the_combined_tie() -> None:
+    rng = np.random.default_rng(8)
+    for n in (30, 90, 160):
+        c, a, key = tie_instance(rng, n, 0.2, 4)
+        rank2 = (np.arange(n)[:, None] - np.arange(n)[None, :]) ** 2
+        combined = key * (int(rank2.max()) * (n // 2) + 1) + rank2
+        stats: dict[str, object] = {}
+        got = sparse_exact(c, a, combined, stats, tiers=(key, rank2))
+        assert got is not None and "tie_edges" in stats
+        ref = min_weight_perfect_matching(c, a, tiebreak=combined, method="rustworkx")
+        assert [matching_cost(m, got) for m in (c, key, rank2)] == \
+            [matching_cost(m, ref) for m in (c, key, rank2)]
+
+
 def test_costs_beyond_the_kernel_fall_back_to_rustworkx() -> None:
     rng = np.random.default_rng(5)
     c, a = random_instance(rng, 20, low=0, high=1000)
@@ -228,6 +242,20 @@ def test_swiss_fields_exact_equals_the_references(n: int, rounds: int, seed: int
         assert pairing_key(ri, [(t.black, t.white) for t in got.tables]) == \
             pairing_key(ri, [(t.black, t.white) for t in ref.tables])
         assert got.total_cost == ref.total_cost
+
+
+def test_swiss_field_in_the_tiebreak_order_is_solved_level_by_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameopt.pairing import pairer
+
+    ri = play_event(151, 5, 4)
+    monkeypatch.setattr(pairer, "MAX_COST", 0)  # the order as cost, then tiebreak
+    got = pair_round(ri)
+    assert got.stats["order"] == "tiebreak" and got.stats["solver"] == "sparse"
+    assert "fallback" not in got.stats
+    ref = pair_round(ri, method="rustworkx")
+    assert pairing_key(ri, [(t.black, t.white) for t in got.tables]) == \
+        pairing_key(ri, [(t.black, t.white) for t in ref.tables])
 
 
 @st.composite

@@ -63,8 +63,8 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["NO_PERFECT", "OK", "OVERFLOW", "blossom_min_cost", "edge_reduced_costs",
-           "few_per_vertex", "laminar_sums", "price_edges"]
+__all__ = ["NO_PERFECT", "OK", "OVERFLOW", "blossom_min_cost", "edge_holders",
+           "edge_reduced_costs", "few_per_vertex", "laminar_sums", "price_edges"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -838,3 +838,14 @@ def few_per_vertex(n: int, eu: IntArray, ev: IntArray, key: IntArray, k: int,
             cnt[i] += 1
             cnt[j] += 1
     return keep
+
+
+@njit(cache=True)
+def edge_holders(eu: IntArray, ev: IntArray, cpar: IntArray, cumpos: IntArray) -> IntArray:
+    """The number of blossoms of positive dual holding both ends of each edge."""
+    d = np.zeros(eu.shape[0], dtype=np.int64)
+    for k in range(eu.shape[0]):
+        lca = _lca(eu[k], ev[k], cpar, cumpos)
+        if lca != -1:
+            d[k] = cumpos[lca]
+    return d

@@ -82,6 +82,7 @@ from gameopt.pairing._blossom_kernel import (
     NO_PERFECT,
     OVERFLOW,
     blossom_min_cost,
+    edge_holders,
     edge_reduced_costs,
     few_per_vertex,
     laminar_sums,
@@ -478,7 +479,8 @@ def _solve_priced(n: int, cand: Edges, ec_of: Any, price: Any, widen: Any,
 
 
 def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
-                 stats: dict[str, Any]) -> Pairs | None:
+                 stats: dict[str, Any],
+                 tiers: Sequence[IntMatrix] | None = None) -> Pairs | None:
     """Least ``(cost, tie)`` perfect matching (lexicographic) by our blossom on a sparse
     candidate graph, proven optimal on the whole graph by LP duality; None when it does
     not apply (costs beyond the kernel's integers) or no perfect matching exists.
@@ -507,6 +509,9 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total (candidates:
     ``M`` and each player's best tight pairs; pricing over the tight graph): its least
     is an optimal matching of least tie.
+
+    ``tiers``, when given, replace ``tie`` by levels ordered lexicographically, solved
+    one after the other the same way (each on the tight graph of the level above).
 
     ``stats`` gets ``kept_edges`` (the last candidate graph), ``pricing_rounds`` and,
     with ``tie``, ``tight_edges``, ``tie_edges`` and ``tie_rounds``; or ``fallback``
@@ -558,47 +563,79 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
         return sorted_pairs(zip(eu[matched].tolist(), ev[matched].tolist(), strict=True))
     ti, tj, td = tight
     stats["tight_edges"] = int(ti.size)
-    t = tie[ti, tj]
+    mu, mv = eu[matched], ev[matched]
+    edges = rounds2 = 0
+    for level in (tie,) if tiers is None else tiers:
+        got2 = _tie_level(n, ti, tj, td, level[ti, tj], mu, mv)
+        if got2 is None:
+            stats["fallback"] = "tie costs beyond the kernel's integers"
+            return None
+        mu, mv, ti, tj, td, m, r = got2
+        edges, rounds2 = edges + int(m), max(rounds2, int(r))
+    stats.update(tie_edges=edges, tie_rounds=rounds2)
+    return sorted_pairs(zip(mu.tolist(), mv.tolist(), strict=True))
+
+
+def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
+               td: npt.NDArray[np.int64], t: npt.NDArray[np.int64],
+               mu: npt.NDArray[np.int64], mv: npt.NDArray[np.int64],
+               ) -> tuple[Any, ...] | None:
+    """One tie level of :func:`sparse_exact`: on the tight graph ``(ti, tj)`` of the
+    level above (``td`` its blossom counts ``d``, ``(mu, mv)`` its matching), costs
+    ``t − 2Q·d``, one problem per connected component (each holds its part of the
+    matching above, so each has a perfect matching). Returns the new matching, the
+    tight graph of this level with its counts, the candidate edges and the rounds; None
+    when the costs do not fit the kernel."""
     q = int(t.max(initial=0)) * (n // 2) + 1
     if 2 * q * int(td.max(initial=0)) + int(t.max(initial=0)) > _FIT // 4:
-        stats["fallback"] = "tie costs beyond the kernel's integers"
         return None
     c2 = t - 2 * q * td
-    # one tie problem per connected component of the tight graph (each holds its part
-    # of the phase-1 matching, so each has a perfect matching)
     parts, comp = connected_components(
         coo_matrix((np.ones(ti.size, dtype=np.int8), (ti, tj)), shape=(n, n)),
         directed=False)
-    pairs: Pairs = []
-    edges = rounds2 = 0
+    out_u, out_v, tight_u, tight_v, tight_d = [], [], [], [], []
+    edges = rounds = 0
     for part in range(parts):
         verts = np.flatnonzero(comp == part)
         if verts.size == 2:
-            pairs.append((int(verts[0]), int(verts[1])))
+            one = np.array([verts[0]], dtype=np.int64)
+            two = np.array([verts[1]], dtype=np.int64)
+            out_u.append(one)
+            out_v.append(two)
+            tight_u.append(one)
+            tight_v.append(two)
+            tight_d.append(np.zeros(1, dtype=np.int64))
             continue
         inside = np.flatnonzero(comp[ti] == part)
         local = np.full(n, -1, dtype=np.int64)
         local[verts] = np.arange(verts.size)
-        mine = np.flatnonzero(comp[eu[matched]] == part)
-        got2 = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
-                          local[eu[matched][mine]], local[ev[matched][mine]])
-        if got2 is None:
-            stats["fallback"] = "tie phase: the kernel overflowed"
+        mine = np.flatnonzero(comp[mu] == part)
+        got = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
+                         local[mu[mine]], local[mv[mine]])
+        if got is None:
             return None
-        sub, m, r = got2
-        pairs += [(int(verts[u]), int(verts[v])) for u, v in sub]
-        edges += m
-        rounds2 = max(rounds2, r)
-    stats.update(tie_edges=edges, tie_rounds=rounds2)
-    return sorted_pairs(pairs)
+        pu, pv, tight, d, m, r = got
+        out_u.append(verts[pu])
+        out_v.append(verts[pv])
+        tight_u.append(ti[inside][tight])
+        tight_v.append(tj[inside][tight])
+        tight_d.append(d)
+        edges, rounds = edges + m, max(rounds, r)
+    lo_u = np.concatenate(out_u)
+    lo_v = np.concatenate(out_v)
+    order = np.argsort(np.concatenate(tight_u) * n + np.concatenate(tight_v))
+    return (np.minimum(lo_u, lo_v), np.maximum(lo_u, lo_v),
+            np.concatenate(tight_u)[order], np.concatenate(tight_v)[order],
+            np.concatenate(tight_d)[order], edges, rounds)
 
 
 def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
                c2: npt.NDArray[np.int64], mu: npt.NDArray[np.int64],
-               mv: npt.NDArray[np.int64]) -> tuple[Pairs, int, int] | None:
+               mv: npt.NDArray[np.int64]) -> tuple[Any, ...] | None:
     """The tie phase of :func:`sparse_exact` on one tight graph ``(ti, tj)`` (pairs in
-    increasing ``ti·n + tj``) with costs ``c2`` and the phase-1 pairs ``(mu, mv)``:
-    the pairs, the last candidate graph's size and the pricing rounds."""
+    increasing ``ti·n + tj``) with costs ``c2`` and the pairs ``(mu, mv)`` of the level
+    above: the pairs (``pu, pv``), the indices of the pairs tight under its proven dual
+    with their blossom counts, the last candidate graph's size and the pricing rounds."""
     lo2 = int(c2.min(initial=0))
     tkeys = ti * n + tj
 
@@ -620,10 +657,14 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     got = _solve_priced(n, (key // n, key % n), ec2, price2, widen2)
     if got is None:
         return None
-    sol2, (eu2, ev2), rounds2, _ = got
+    sol2, (eu2, ev2), rounds2, scale = got
     m2 = np.unique(sol2[1])
-    return (list(zip(eu2[m2].tolist(), ev2[m2].tolist(), strict=True)), int(eu2.size),
-            rounds2)
+    _, _, y, w, parent, _, _ = sol2
+    cpar, cumw, cumpos, _ = laminar_sums(n, w, parent)
+    r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, cpar, cumw, cumpos)
+    tight = np.flatnonzero(r == 0)
+    d = edge_holders(ti[tight], tj[tight], cpar, cumpos)
+    return eu2[m2], ev2[m2], tight, d, int(eu2.size), rounds2
 
 
 def warm_kernels() -> None:
@@ -638,13 +679,16 @@ def warm_kernels() -> None:
 
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
                 groups: npt.NDArray[np.int64] | None, prune: bool,
-                stats: dict[str, Any] | None = None, kernel: str = "sparse") -> Pairs:
+                stats: dict[str, Any] | None = None, kernel: str = "sparse",
+                tiers: Sequence[IntMatrix] | None = None) -> Pairs:
     """The exact method on checked input (:func:`check_matrices`).
 
     ``kernel="sparse"``: :func:`sparse_exact` (our blossom on a candidate graph priced
     by its LP duals); when it does not apply (costs beyond its integers) or finds no
     perfect matching, the rustworkx path below runs (and names the unpairable players).
-    ``kernel="rustworkx"``: the pruning, then rustworkx's blossom.
+    ``kernel="rustworkx"``: the pruning, then rustworkx's blossom. ``tiers``, when
+    given, is ``tie`` as levels (their lexicographic order is ``tie``'s): the sparse
+    path then solves one level at a time, each within its integers.
 
     ``stats``, when given, receives ``edges`` (allowed pairs), ``solver``,
     ``kept_edges`` (the candidate graph, or the edges kept by the pruning), and when
@@ -658,7 +702,7 @@ def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, nam
     info: dict[str, Any] = {} if stats is None else stats
     info["edges"] = int(np.count_nonzero(np.triu(allowed, 1)))
     if kernel == "sparse" and n >= 2:
-        got = sparse_exact(cost, allowed, tie, info)
+        got = sparse_exact(cost, allowed, tie, info, tiers)
         if got is not None:
             info["solver"] = "sparse"
             return got

@@ -251,8 +251,12 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _
     """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked.
     A :class:`_Lex` tiebreak (exact methods) is turned into the exact order for the
     pairs ``allowed`` here (:func:`_ordered`)."""
+    tiers = None
     if isinstance(tie, _Lex):
+        lex = tie
         cost, tie = _ordered(cost, tie, allowed, stats)
+        if stats["order"] == "tiebreak":  # the same order, one level at a time
+            tiers = (lex.key, lex.rank2)
     if method == "naive":
         try:
             pairs = _naive_round(pc, allowed, labels)
@@ -263,7 +267,8 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _
     elif method in ("exact", "rustworkx"):  # min_weight_perfect_matching's steps, with stats
         c, a, t, names = check_matrices(cost, allowed, tie, labels)
         pairs = solve_exact(c, a, t, names, scores, prune=True, stats=stats,
-                            kernel="sparse" if method == "exact" else "rustworkx")
+                            kernel="sparse" if method == "exact" else "rustworkx",
+                            tiers=tiers)
     else:
         pairs = min_weight_perfect_matching(cost, allowed, method=method, tiebreak=tie,
                                             labels=labels, groups=scores)
