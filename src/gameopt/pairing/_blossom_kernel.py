@@ -113,6 +113,21 @@ def _leaves(b: int, n: int, childs: list[IntArray]) -> IntArray:
     return np.array(acc, dtype=np.int64)
 
 
+@njit(cache=True, inline="always")
+def _set_label(v: int, b: int, t: int, k: int, frm: int, root: int, label: IntArray,
+               ledge: IntArray, lfrom: IntArray, best: IntArray, tree: IntArray) -> None:
+    """Label vertex ``v`` and its outer blossom ``b``: ``t`` through edge ``k`` from
+    ``frm``, in the tree of ``root``."""
+    label[v] = t
+    label[b] = t
+    ledge[v] = k
+    ledge[b] = k
+    lfrom[v] = frm
+    lfrom[b] = frm
+    tree[b] = root
+    best[b] = -1
+
+
 @njit(cache=True)
 def _assign(v: int, t: int, k: int, frm: int, n: int, eu: IntArray, ev: IntArray,
             mate: IntArray, inb: IntArray, base: IntArray, label: IntArray,
@@ -124,15 +139,8 @@ def _assign(v: int, t: int, k: int, frm: int, n: int, eu: IntArray, ev: IntArray
     root = v if frm == -1 else tree[inb[frm]]
     while True:
         b = inb[v]
-        tree[b] = root
-        label[v] = t
-        label[b] = t
-        ledge[v] = k
-        ledge[b] = k
-        lfrom[v] = frm
-        lfrom[b] = frm
+        _set_label(v, b, t, k, frm, root, label, ledge, lfrom, best, tree)
         best[v] = -1
-        best[b] = -1
         if t == _S:
             if b < n:
                 queue.append(b)
@@ -316,40 +324,21 @@ def _rotate(b: int, v: int, n: int, eu: IntArray, ev: IntArray, mate: IntArray,
             i += 1
         # newly matched cycle edges: e_{i+1}, e_{i+3}, ..., e_{size-1} (i odd) or
         # e_{i-2}, e_{i-4}, ..., e_0 (i even)
-        if i % 2 == 1:
-            j = i + 1
-            while j < size:
-                e = ce[j]
-                a = cn[j]
-                c = _other(eu, ev, e, a)
-                mate[a] = e
-                mate[c] = e
-                ca = ch[j]
-                cb = ch[(j + 1) % size]
-                if ca >= n:
-                    stack_b.append(ca)
-                    stack_v.append(a)
-                if cb >= n:
-                    stack_b.append(cb)
-                    stack_v.append(c)
-                j += 2
-        else:
-            j = i - 2
-            while j >= 0:
-                e = ce[j]
-                a = cn[j]
-                c = _other(eu, ev, e, a)
-                mate[a] = e
-                mate[c] = e
-                ca = ch[j]
-                cb = ch[j + 1]
-                if ca >= n:
-                    stack_b.append(ca)
-                    stack_v.append(a)
-                if cb >= n:
-                    stack_b.append(cb)
-                    stack_v.append(c)
-                j -= 2
+        first, stop, step = (i + 1, size, 2) if i % 2 == 1 else (i - 2, -1, -2)
+        for j in range(first, stop, step):
+            e = ce[j]
+            a = cn[j]
+            c = _other(eu, ev, e, a)
+            mate[a] = e
+            mate[c] = e
+            ca = ch[j]
+            cb = ch[(j + 1) % size]
+            if ca >= n:
+                stack_b.append(ca)
+                stack_v.append(a)
+            if cb >= n:
+                stack_b.append(cb)
+                stack_v.append(c)
         # rotate so that t is c_0
         childs[b] = np.concatenate((ch[i:], ch[:i]))
         cedge[b] = np.concatenate((ce[i:], ce[:i]))
@@ -440,16 +429,8 @@ def _expand(b: int, endstage: bool, n: int, eu: IntArray, ev: IntArray, mate: In
             k = e
             j += step
         # the base child: T, without following its (outside) mate
-        tv = _other(eu, ev, k, frm)
-        c0 = ch[0]
-        label[tv] = _T
-        label[c0] = _T
-        ledge[tv] = k
-        ledge[c0] = k
-        lfrom[tv] = frm
-        lfrom[c0] = frm
-        tree[c0] = tree[b]
-        best[c0] = -1
+        _set_label(_other(eu, ev, k, frm), ch[0], _T, k, frm, tree[b], label, ledge, lfrom,
+                   best, tree)
         # the other children: T when a tight edge from an S-vertex reaches them
         j += step
         while ch[j % size] != entry:
