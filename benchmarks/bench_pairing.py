@@ -264,8 +264,9 @@ def main() -> int:
             extra = (f"kept {stats['kept_edges']:,} of {stats['edges']:,} edges"
                      if "kept_edges" in stats else "")
             if "fallback" in stats:
-                extra += (f" (sparse path not used: {stats['fallback']}; exact order "
-                          f"{stats.get('order')})")
+                extra += f" (sparse path not used: {stats['fallback']})"
+            if method in ("exact", "rustworkx") and "order" in stats:
+                extra += f"; {stats['order']} order"
             if stats.get("solver") == "sparse":
                 extra += (f", {stats['pricing_rounds']} pricing rounds, tie phase on "
                           f"{stats.get('tie_edges', 0):,} of {stats.get('tight_edges', 0):,}"
