@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameopt.errors import InfeasibleError
-from gameopt.pairing import matching
+from gameopt.pairing import _sparse
 from gameopt.pairing._blossom_kernel import (
     NO_PERFECT,
     OK,
@@ -181,7 +181,7 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # One partner each: the first candidate graph lacks a perfect matching (widened)
     # and misses better pairs (priced in over several warm-started rounds).
-    monkeypatch.setattr(matching, "CANDIDATES", 1)
+    monkeypatch.setattr(_sparse, "CANDIDATES", 1)
     rng = np.random.default_rng(11)
     for n in (50, 120):
         c, a, t = tie_instance(rng, n, 0.2, 12)
