@@ -7,8 +7,10 @@ history is stored once in ``$XDG_CACHE_HOME/gameopt-bench`` (default ``~/.cache`
 the event's records (a FIDE TRF-16 file beside it, up to 9,999 players, TRF-16's limit)
 and read back on the next run. The next round is then paired by
 
-* ``exact``: :func:`gameopt.pairing.pair_round` (rustworkx's blossom after the exact
-  reduced-cost pruning) — the method under test;
+* ``exact``: :func:`gameopt.pairing.pair_round` (our blossom on a sparse candidate
+  graph, priced by its LP duals) — the method under test;
+* ``rustworkx``: the previous exact path (rustworkx's blossom after the reduced-cost
+  pruning against SLIM's bound), the baseline: ``same optimum`` compares its key;
 * ``networkx``: the same objective with networkx's pure-Python blossom (the reference:
   ``same optimum`` compares its whole key with exact's; up to ``--networkx-max``
   players, default 1,000);
@@ -49,13 +51,14 @@ import numpy as np
 from gameopt.core.table import format_table
 from gameopt.pairing import BYE, PenaltyParams, RoundInput, pair_round
 from gameopt.pairing.formats import format_trf
+from gameopt.pairing.matching import warm_kernels
 from gameopt.pairing.pairer import pairing_key
 from gameopt.pairing.records import GameRecord, Outcome, PlayerRecord
 from gameopt.pairing.standings import build_round_input
 from gameopt.pairing.store import TournamentData, TournamentInfo
 
 SIZES = (1000, 3000, 10000)
-METHODS = ("exact", "networkx", "slim", "burstein", "dutch")
+METHODS = ("exact", "rustworkx", "networkx", "slim", "burstein", "dutch")
 TRF_MAX = 9999
 PEERS = Path(__file__).resolve().parents[1].parent / "shared" / "peers"
 
@@ -217,8 +220,9 @@ def main() -> int:
     exe, why_not = (bbp_exe() if {"burstein", "dutch"} & set(methods) else (None, ""))
 
     warm = Event(12, np.random.default_rng(0))  # compile the numba kernels first
-    for method in ("exact", "slim"):
+    for method in ("exact", "rustworkx", "slim"):
         pair_round(warm.round_input(1), params, method)
+    warm_kernels()
 
     rows = []
     notes: list[str] = []
@@ -259,6 +263,14 @@ def main() -> int:
                     f"{k[2] - best[2]:+d}")
             extra = (f"kept {stats['kept_edges']:,} of {stats['edges']:,} edges"
                      if "kept_edges" in stats else "")
+            if "fallback" in stats:
+                extra += f" (sparse path not used: {stats['fallback']})"
+            if method in ("exact", "rustworkx") and "order" in stats:
+                extra += f"; {stats['order']} order"
+            if stats.get("solver") == "sparse":
+                extra += (f", {stats['pricing_rounds']} pricing rounds, tie phase on "
+                          f"{stats.get('tie_edges', 0):,} of {stats.get('tight_edges', 0):,}"
+                          " tight edges")
             rows.append([n, method, round(secs, 2), k[0], k[1], k[2], same, extra])
             print(f"[{n} players] {method} {secs:.2f} s key {k}", file=sys.stderr,
                   flush=True)

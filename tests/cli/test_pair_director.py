@@ -265,7 +265,7 @@ def test_simulate_refuses_an_unknown_rule_before_any_worker(
     assert main(["pair", "simulate", "--rules", "exact,bogus", "--events", "1"]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "gameopt: error: simulation: unknown rule 'bogus' (exact, " \
-                          "networkx, slim, naive, brute, dutch)"
+                          "networkx, slim, naive, brute, rustworkx, dutch)"
 
 
 def test_import_a_fide_trf_without_ids(tmp_path: Path,

@@ -247,13 +247,23 @@ def test_result_describes_the_run(method: str) -> None:
     assert p.stats["players"] == 41
 
 
-def test_exact_reports_its_pruning_and_bounds() -> None:
+def test_rustworkx_reports_its_pruning_and_bounds() -> None:
+    ri = play_event(60, 5, seed=2)
+    p = pair_round(ri, method="rustworkx")
+    s = p.stats
+    assert s["edges"] == 60 * 59 // 2  # no forbidden pair: the complete graph
+    assert 30 <= s["kept_edges"] < s["edges"] and s["solver"] == "rustworkx"
+    assert s["lower_bound"] <= p.bound <= s["upper_bound"] and p.bound <= p.total_cost
+
+
+def test_exact_reports_its_candidate_graph_and_equals_rustworkx() -> None:
     ri = play_event(60, 5, seed=2)
     p = pair_round(ri)
     s = p.stats
-    assert s["edges"] == 60 * 59 // 2  # no forbidden pair: the complete graph
-    assert 30 <= s["kept_edges"] < s["edges"]
-    assert s["lower_bound"] <= p.bound <= s["upper_bound"] and p.bound <= p.total_cost
+    assert s["solver"] == "sparse" and s["pricing_rounds"] >= 1
+    assert 30 <= s["kept_edges"] < s["edges"] == 60 * 59 // 2
+    ref = pair_round(ri, method="rustworkx")
+    assert (p.bound, p.total_cost) == (ref.bound, ref.total_cost)
 
 
 def test_brute_is_proven_on_a_small_field() -> None:

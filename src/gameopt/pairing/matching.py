@@ -6,8 +6,16 @@ A round's pairing is a minimum-weight perfect matching of the field (plus the du
 calls :func:`min_weight_perfect_matching`. Methods:
 
 ``"exact"``
+    Our Edmonds blossom (numba, :mod:`gameopt.pairing._blossom_kernel`), which returns
+    the optimal LP duals with the matching, on a sparse candidate graph; every other
+    pair is priced by those duals and the graph grows until none prices below 0, which
+    proves the matching optimal on the whole graph
+    (:func:`~gameopt.pairing._sparse.sparse_exact`). When the costs do not fit its
+    integers, the ``"rustworkx"`` path runs instead.
+``"rustworkx"``
     Edmonds' blossom algorithm, as rustworkx's compiled ``max_weight_matching``, on
-    integer weights; preceded by an exact edge pruning (reduced-cost fixing, below).
+    integer weights; preceded by an exact edge pruning (reduced-cost fixing, below): the
+    previous exact path, kept as a reference.
 ``"networkx"``
     networkx's ``min_weight_matching``: the same algorithm in pure Python, the slow
     reference.
@@ -30,7 +38,7 @@ potential ``π`` may be subtracted first, ``c'(u, v) = c(u, v) − π_u − π_v
 every perfect matching's cost by the same ``Σπ``. Weights are Python integers (float
 weights can make blossom codes return a slightly suboptimal matching).
 
-**Exact pruning.** The blossom costs O(n³) on a complete graph, so ``"exact"`` first
+**Exact pruning.** The blossom costs O(n³) on a complete graph, so ``"rustworkx"`` first
 removes edges no optimal matching can use. A dual-feasible solution of Edmonds' matching
 LP — vertex duals ``y`` and odd-set duals ``z ≥ 0`` with reduced costs
 ``r(e) = c(e) − y_u − y_v − Σ_{S: e ∈ δ(S)} z_S ≥ 0`` — is built by greedy dual ascent
@@ -53,6 +61,8 @@ References
 .. [3] T. Nakajima, "Pairing Algorithm", 2002 (SLIM's heuristic, the upper bound).
 .. [4] D. Applegate, W. Cook, "Solving large-scale matching problems", in Network Flows
    and Matching, DIMACS Series 12, 1993 (sparse graphs and pricing with LP duals).
+.. [5] W. Cook, A. Rohe, "Computing minimum-weight perfect matchings", INFORMS J. on
+   Computing 11(2):138-148, 1999 (Blossom IV: candidate graphs, pricing, jump starts).
 """
 
 from __future__ import annotations
@@ -67,6 +77,7 @@ import rustworkx as rx
 
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 from gameopt.pairing._slim_kernels import SLIM_WINDOW, local_search
+from gameopt.pairing._sparse import sparse_exact
 
 __all__ = [
     "BRUTE_MAX",
@@ -76,12 +87,13 @@ __all__ = [
     "is_perfect_matching",
     "matching_cost",
     "min_weight_perfect_matching",
+    "warm_kernels",
 ]
 
 log = logging.getLogger(__name__)
 
 #: The methods of :func:`min_weight_perfect_matching` (all of them optimal).
-EXACT_METHODS = ("exact", "networkx", "brute")
+EXACT_METHODS = ("exact", "rustworkx", "networkx", "brute")
 #: Largest field the brute force accepts (10,395 perfect matchings at 12).
 BRUTE_MAX = 12
 #: Largest absolute edge cost (doubled costs, duals and sums stay well inside int64).
@@ -288,14 +300,34 @@ def _dual_ascent(cost: IntMatrix, allowed: BoolMatrix, groups: npt.NDArray[np.in
     return r2[np.ix_(inverse, inverse)], y_out, lb2
 
 
+def warm_kernels() -> None:
+    """Compile (or load from the cache) every numba kernel of the exact path, on a small
+    instance with ties, so that timings exclude it."""
+    rng = np.random.default_rng(0)
+    c = np.triu(rng.integers(0, 3, (40, 40)), 1)
+    t = np.triu(rng.integers(0, 9, (40, 40)), 1)
+    a = ~np.eye(40, dtype=np.bool_)
+    sparse_exact((c + c.T).astype(np.int64), a, (t + t.T).astype(np.int64), {})
+
+
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
                 groups: npt.NDArray[np.int64] | None, prune: bool,
-                stats: dict[str, Any] | None = None) -> Pairs:
-    """The exact method on checked input (:func:`check_matrices`): pruning, then blossom.
+                stats: dict[str, Any] | None = None, kernel: str = "sparse",
+                tiers: Sequence[IntMatrix] | None = None) -> Pairs:
+    """The exact method on checked input (:func:`check_matrices`).
 
-    ``stats``, when given, receives ``edges`` (allowed pairs), ``kept_edges`` (after the
-    pruning), and when the pruning ran ``upper_bound`` (the heuristic matching's cost) and
-    ``lower_bound`` (the dual bound ``LB``). For the sibling modules; the public entry is
+    ``kernel="sparse"``: :func:`~gameopt.pairing._sparse.sparse_exact` (our blossom on
+    a candidate graph priced by its LP duals); when it does not apply (costs beyond its
+    integers) or finds no perfect matching, the rustworkx path below runs (and names
+    the unpairable players).
+    ``kernel="rustworkx"``: the pruning, then rustworkx's blossom. ``tiers``, when
+    given, is ``tie`` as levels (their lexicographic order is ``tie``'s): the sparse
+    path then solves one level at a time, each within its integers.
+
+    ``stats``, when given, receives ``edges`` (allowed pairs), ``solver``,
+    ``kept_edges`` (the candidate graph, or the edges kept by the pruning), and when
+    the pruning ran ``upper_bound`` (the heuristic matching's cost) and ``lower_bound``
+    (the dual bound ``LB``). For the sibling modules; the public entry is
     :func:`min_weight_perfect_matching`.
     """
     n = cost.shape[0]
@@ -303,6 +335,12 @@ def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, nam
         raise infeasible_error(allowed, names)
     info: dict[str, Any] = {} if stats is None else stats
     info["edges"] = int(np.count_nonzero(np.triu(allowed, 1)))
+    if kernel == "sparse" and n >= 2:
+        got = sparse_exact(cost, allowed, tie, info, tiers)
+        if got is not None:
+            info["solver"] = "sparse"
+            return got
+    info["solver"] = "rustworkx"
     if prune and n >= 4:
         ub_pairs = sorted_pairs(local_search(cost, allowed, ks=(2, 3),
                                              window=SLIM_WINDOW).tolist())
@@ -419,8 +457,9 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
         integers, negative ones included.
     allowed : array_like of bool, shape (n, n), optional
         Symmetric; False entries are missing edges (forbidden pairs). Default: all.
-    method : {"exact", "networkx", "brute"}
-        rustworkx's blossom (with exact pruning), networkx's, or enumeration (n ≤ 12).
+    method : {"exact", "rustworkx", "networkx", "brute"}
+        Our blossom on a priced sparse graph, rustworkx's blossom (with exact pruning),
+        networkx's, or enumeration (n ≤ 12).
         SLIM's heuristic is :func:`gameopt.pairing.heuristics.slim_matching`.
     tiebreak : array_like of int, shape (n, n), optional
         Non-negative secondary cost: among the least-cost matchings, one of least
@@ -451,9 +490,11 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
 
     Notes
     -----
-    Exact: O(n³) blossom (Edmonds 1965; Galil 1986) on the pruned graph, after O(n²)
-    bounds; networkx: the same algorithm in Python, O(n³) with a much larger constant;
-    brute: (n − 1)!!. The result is checked to be a perfect matching of allowed pairs.
+    Exact: O(n²) pricing passes and the blossom (Edmonds 1965; Galil 1986) on the
+    candidate graph, its answer certified by LP duality; rustworkx: O(n³) blossom on
+    the pruned graph, after O(n²) bounds; networkx: the same algorithm in Python, O(n³)
+    with a much larger constant; brute: (n − 1)!!. The result is checked to be a
+    perfect matching of allowed pairs.
 
     Examples
     --------
@@ -476,7 +517,8 @@ def min_weight_perfect_matching(cost: npt.ArrayLike, allowed: npt.ArrayLike | No
     elif method == "networkx":
         pairs = _networkx(c, a, t, names)
     else:
-        pairs = solve_exact(c, a, t, names, g, prune)
+        pairs = solve_exact(c, a, t, names, g, prune,
+                            kernel="sparse" if method == "exact" else "rustworkx")
     if not is_perfect_matching(pairs, n, a):  # the claim, checked
         raise SolverError(f"matching ({method}): the result is not a perfect matching of "
                           f"allowed pairs")

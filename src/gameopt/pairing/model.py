@@ -18,10 +18,11 @@ __all__ = ["BYE", "METHODS", "PROVEN_METHODS", "Colour", "Pairing", "PlayerState
 #: Id of the dummy player an odd field gets; its opponent wins by default.
 BYE = "BYE"
 #: The methods of :func:`~gameopt.pairing.pairer.pair_round`: the exact blossom, the
-#: networkx and enumeration references, SLIM's heuristic, the naive top-down rule.
-METHODS = ("exact", "networkx", "slim", "naive", "brute")
+#: networkx and enumeration references, SLIM's heuristic, the naive top-down rule, and
+#: rustworkx's blossom after reduced-cost pruning (the previous exact path, a reference).
+METHODS = ("exact", "networkx", "slim", "naive", "brute", "rustworkx")
 #: The methods whose pairing is proven to have the least total penalty.
-PROVEN_METHODS = ("exact", "networkx", "brute")
+PROVEN_METHODS = ("exact", "networkx", "brute", "rustworkx")
 
 
 class Colour(StrEnum):

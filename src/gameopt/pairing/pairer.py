@@ -140,11 +140,13 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         The active players with their history, and the forbidden pairs.
     params : PenaltyParams, optional
         Penalties and the terms switched on (default: PAPP's set with default values).
-    method : {"exact", "networkx", "slim", "naive", "brute"}
-        ``"exact"``: optimal by rustworkx's blossom; ``"networkx"``: optimal, slow
-        reference; ``"slim"``: SLIM's greedy + swaps; ``"naive"``: top-down in rank order
-        skipping rematches (the bye to the player :func:`~gameopt.pairing.penalties.pen_bye`
-        prices lowest); ``"brute"``: enumeration, at most 12 players with the bye.
+    method : {"exact", "networkx", "slim", "naive", "brute", "rustworkx"}
+        ``"exact"``: optimal by our blossom on a sparse graph priced by LP duals;
+        ``"rustworkx"``: optimal by rustworkx's blossom after pruning (the previous
+        exact path); ``"networkx"``: optimal, slow reference; ``"slim"``: SLIM's
+        greedy + swaps; ``"naive"``: top-down in rank order skipping rematches (the
+        bye to the player :func:`~gameopt.pairing.penalties.pen_bye` prices lowest);
+        ``"brute"``: enumeration, at most 12 players with the bye.
     limit : Limit, optional
         A budget for the whole call (time on its clock, default wall; an external stop
         flag), checked between the matchings it solves (the cost matrix, each candidate
@@ -160,13 +162,14 @@ def pair_round(round_input: RoundInput, params: PenaltyParams | None = None,
         (``clock="cpu"``; the cost matrix, the matching and the tables, the numba kernels
         loaded beforehand), ``proven`` for the optimal methods
         (:data:`~gameopt.pairing.model.PROVEN_METHODS`), and ``stats``: ``players``,
-        and for ``"exact"`` the edges before and after the pruning with its
-        ``lower_bound`` and heuristic ``upper_bound`` (see
-        :func:`~gameopt.pairing.matching.solve_exact`), which bound the terms other than
-        colour, and ``order`` (how the exact order was solved, ``"composite"`` or
-        ``"tiebreak"``). Proven means best in the exact order (Notes), and ``bound`` is
-        then the least total of the terms other than colour, a lower bound of every
-        pairing's ``total_cost``.
+        and for ``"exact"`` the allowed ``edges``, the ``kept_edges`` of the last
+        candidate graph and the ``solver`` (``"sparse"``; ``"rustworkx"`` with the
+        pruning's ``lower_bound`` and heuristic ``upper_bound``, which bound the terms
+        other than colour: see :func:`~gameopt.pairing.matching.solve_exact`), and
+        ``order`` (how the exact order was solved, ``"composite"`` or ``"tiebreak"``).
+        Proven means best in the exact order (Notes), and ``bound`` is then the least
+        total of the terms other than colour, a lower bound of every pairing's
+        ``total_cost``.
 
     Raises
     ------
@@ -248,8 +251,12 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _
     """The pairs of the field matrices by ``method`` (the bye is vertex ``n``), checked.
     A :class:`_Lex` tiebreak (exact methods) is turned into the exact order for the
     pairs ``allowed`` here (:func:`_ordered`)."""
+    tiers = None
     if isinstance(tie, _Lex):
+        lex = tie
         cost, tie = _ordered(cost, tie, allowed, stats)
+        if stats["order"] == "tiebreak":  # the same order, one level at a time
+            tiers = (lex.key, lex.rank2)
     if method == "naive":
         try:
             pairs = _naive_round(pc, allowed, labels)
@@ -257,9 +264,11 @@ def _match(method: str, cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | _
             pairs = solve_exact(cost, allowed, tie, labels, scores, prune=True)
     elif method == "slim":
         pairs = slim_matching(cost, allowed, labels=labels)
-    elif method == "exact":  # min_weight_perfect_matching's steps, keeping the statistics
+    elif method in ("exact", "rustworkx"):  # min_weight_perfect_matching's steps, with stats
         c, a, t, names = check_matrices(cost, allowed, tie, labels)
-        pairs = solve_exact(c, a, t, names, scores, prune=True, stats=stats)
+        pairs = solve_exact(c, a, t, names, scores, prune=True, stats=stats,
+                            kernel="sparse" if method == "exact" else "rustworkx",
+                            tiers=tiers)
     else:
         pairs = min_weight_perfect_matching(cost, allowed, method=method, tiebreak=tie,
                                             labels=labels, groups=scores)
