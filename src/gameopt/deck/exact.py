@@ -276,8 +276,8 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     ``z_i ≤ M⁺_i x_i`` (``M⁺_i`` the sum of the size-1 largest entries of row i of R⁺,
     the tightest per-piece constant), and ``u_i ≥ Σ_j R⁻_ij x_j - M⁻_i (1 - x_i)``,
     ``u_i ≥ 0``; under a cost cap ``M⁺_i`` is the knapsack-aware :func:`row_caps` (the
-    partners of i must fit the cap beside it). Maximising ``Σ z - Σ u`` makes every ``z_i``, ``u_i`` exact at an
-    optimum. 3n variables, 2n+O(1) rows of length ≤ n.
+    partners of i must fit the cap beside it). Maximising ``Σ z - Σ u`` makes every
+    ``z_i``, ``u_i`` exact at an optimum. 3n variables, 2n+O(1) rows of length ≤ n.
     """
     if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
         raise InvalidInputError(f"build_deck_model: scale must be a positive integer, "
