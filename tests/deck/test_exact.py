@@ -215,3 +215,20 @@ def test_exact_on_the_fitting_pieces_equals_brute_force(seed: int) -> None:
     assert r.proven and is_feasible(p, r.deck)
     assert r.score == pytest.approx(max(scores), abs=1e-4)
     assert r.bound >= max(scores) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_model_hint_is_complete_and_consistent(seed: int) -> None:
+    """The hint sets every variable at its value for the deck: with every variable fixed
+    to its hint the model is feasible and its objective is twice the deck's scaled
+    score."""
+    import dataclasses
+
+    p = _problem(600 + seed, 12, 4, grid=True, negative=seed % 2 == 1)
+    p = dataclasses.replace(p, attribute_min=0, character=np.arange(p.n, dtype=np.int32))
+    deck = build_deck(p, "vds", seed=0).deck
+    model, x, y = build_deck_model(p, hint=deck)
+    r = solve(model, time_limit=20.0, parameters={"fix_variables_to_their_hinted_value": True})
+    assert r.status == "optimal"
+    assert [i for i in range(p.n) if r.value(x[i])] == sorted(deck)
+    assert r.objective == pytest.approx(2000 * deck_score(p, deck), abs=20)

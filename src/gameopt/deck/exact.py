@@ -247,7 +247,8 @@ def _scaled(problem: DeckProblem, scale: int) -> tuple[npt.NDArray[np.int64],
 
 
 def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
-                     lower: int | None = None, upper: int | None = None
+                     lower: int | None = None, upper: int | None = None,
+                     hint: Sequence[int] | None = None
                      ) -> tuple[cp_model.CpModel, list[cp_model.IntVar],
                                 list[cp_model.IntVar]]:
     """The deck problem as a CP-SAT model with a compact linearisation.
@@ -261,6 +262,11 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     lower, upper : int, optional
         Known bounds on the (doubled, scaled) objective, added as cuts; ``lower`` must be
         the objective of a feasible deck, ``upper`` a valid bound.
+    hint : sequence of int, optional
+        A deck given to CP-SAT as a complete hint: every variable (``x``, ``z``, ``u``,
+        ``y``) at its value for that deck, so the first solution is the hint itself (a
+        hint of ``x`` alone left CP-SAT without a solution for minutes under a tight
+        cap and a ``lower`` cut).
 
     Returns
     -------
@@ -317,6 +323,16 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
         yi = model.new_int_var(-int(Mm[i]), int(Mp[i]), f"y{i}")
         model.add(yi == z[i] - u[i])
         y.append(yi)
+    if hint is not None:
+        chosen = np.zeros(n, dtype=bool)
+        chosen[list(hint)] = True
+        zh = np.where(chosen, Rp[:, chosen].sum(axis=1), 0)
+        uh = np.where(chosen, Rm[:, chosen].sum(axis=1), 0)
+        for i in range(n):
+            model.add_hint(x[i], bool(chosen[i]))
+            model.add_hint(z[i], int(zh[i]))
+            model.add_hint(u[i], int(uh[i]))
+            model.add_hint(y[i], int(zh[i] - uh[i]))
     # Objective: 2 × scaled score
     objective = sum(z) - sum(u) + sum(2 * int(Li[i]) * x[i] for i in range(n) if Li[i])
     # Bound cuts: per-item bounds (all chosen pieces' z sum to at most the k largest M⁺)
@@ -361,7 +377,7 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
         ``time``: wall seconds for CP-SAT (its time limit is wall time: a CPU clock is
         refused); the VDS hint, the cheap bound and the model's construction (O(n²)) come
         before it and are not counted in it, though ``seconds`` includes them. No time:
-        until proven. ``stop``: seen at each solution CP-SAT finds.
+        until proven. ``stop``: stops CP-SAT at once (polled from a thread).
     workers : int
         CP-SAT search workers.
     hint : sequence of int, optional
@@ -416,11 +432,10 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
                                     problem.size, problem.must) + 1e-6))
     d = np.asarray(deck0)
     lower = int(Ri[np.ix_(d, d)].sum() + 2 * Li[d].sum())
-    model, x, _ = build_deck_model(problem, scale, lower=lower, upper=upper)
-    chosen = set(deck0)
-    for i, xi in enumerate(x):
-        model.add_hint(xi, i in chosen)
-    res = solve(model, time_limit=limit.time, workers=workers, seed=seed,
+    model, x, _ = build_deck_model(problem, scale, lower=lower, upper=upper, hint=deck0)
+    # the stop flag stops CP-SAT at once, from its own thread, not at the next solution
+    res = solve(model, limit=Limit(time=limit.time, clock="wall", stop=limit.stop),
+                workers=workers, seed=seed,
                 require_solution=False,
                 callback=(None if progress is None and limit.stop is None
                           else _OnSolution(progress, limit.stop, scale)))
