@@ -177,12 +177,20 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     seconds = None
     if a.stop_rule is not None and np.isfinite(a.stop_rule.deadline.seconds):
         seconds = max(a.stop_rule.deadline.remaining(), 0.01)
+    flag = None if a.stop_rule is None else a.stop_rule.flag
     try:
-        res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0,
-                          require_solution=seconds is None)
-        if not res.has_solution:  # the run's time ran out first: not a solver failure
+        # the run's stop flag (a client gone) stops CP-SAT at once
+        res = solve_cpsat(model, limit=Limit(time=seconds, clock="wall", stop=flag),
+                          workers=1, seed=0, require_solution=False)
+        if not res.has_solution and flag is not None and flag.is_set():
+            raise BudgetExhaustedError(f"rules: stopped on request before a start deck was "
+                                       f"found (CP-SAT status {res.status})")
+        if not res.has_solution and seconds is not None:
+            # the run's time ran out first: not a solver failure
             raise BudgetExhaustedError(f"rules: no start deck within the {seconds:g} s left "
                                        f"(CP-SAT status {res.status}); give more time")
+        if not res.has_solution:
+            raise SolverError(f"CP-SAT status {res.status} without a time limit or a stop")
     except InfeasibleError:
         raise InfeasibleError("rules: no deck meets size, cost cap, character limit, "
                               "attribute minimum and forbidden pairs together (proved by "
