@@ -56,7 +56,7 @@ def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]
 _ROW_BUDGET = 64  # largest spare cost per row solved exactly by :func:`row_caps`
 
 
-def row_caps(R: npt.NDArray[np.float64], k: int, cost: npt.NDArray[np.int64] | None,
+def row_caps(R: npt.NDArray[np.float64], k: int, cost: npt.ArrayLike | None,
              cap: int | None) -> npt.NDArray[np.float64]:
     """For each piece i, the most ``Σ_{j∈D, j≠i} R⁺_ij`` can be over the decks D ∋ i of
     ``k`` pieces within the cost cap (shape (n,); ``R⁺ = max(R, 0)``).
