@@ -10,11 +10,12 @@ collection; one piece per character unless said):
 * synthetic: ``cap150+char2+must`` (cost cap 150, two per character, two must-include
   pieces).
 
-The reference is the branch and bound (``--ref`` CPU s): its deck, and "proven" or its
-bound. Each heuristic runs twice: with its default settings (score and CPU ms), and with
-unbounded restarts for ``--cpu`` CPU s (equal CPU for all). Cells hold the score as a
-fraction of the reference deck's (1.0000: as good as the best deck known; with "proven",
-optimal).
+The reference is the best of the branch and bound's deck (``--ref`` CPU s; "proven" or
+its bound) and, at a tight cap, the optimum proven offline by CP-SAT or the branch and
+bound (:data:`bench_deck_vds_stress.PROVEN`). Each heuristic runs twice: with its default
+settings (score and CPU ms), and with unbounded restarts for ``--cpu`` CPU s (equal CPU
+for all). Cells hold the score as a fraction of the reference deck's (1.0000: as good as
+the best deck known; with a proof, optimal).
 
 Run: ``python benchmarks/bench_deck_quality.py [--cpu 1] [--ref 20] [--tight 80-90]``
 (``--tight 80,82,84`` for a few caps).
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from bench_deck_vds_stress import PROVEN
 from gameopt.core import Limit
 from gameopt.core.table import format_table
 from gameopt.deck import DeckProblem, Rules, solve, to_problem
@@ -60,8 +62,12 @@ def main() -> int:
         for m in HEURISTICS[:-1]:  # (solve loads every kernel first; tabu takes seconds)
             solve(p, m, seed=0)  # first-call costs paid
         ref = solve(p, "bnb", limit=Limit(time=args.ref, clock="cpu"))
+        opt, how = PROVEN.get(int(name.split()[1]), (None, "")) if name.startswith("cost") \
+            else (None, "")
+        best = ref.score if opt is None else max(opt, ref.score)
         found = {}
-        line: list[object] = [name, f"{ref.score:.3f}",
+        line: list[object] = [name, "-" if opt is None else f"{opt:.3f} ({how})",
+                              f"{ref.score:.3f}",
                               "proven" if ref.proven else f"≤ {ref.bound:.3f}",
                               f"{ref.seconds:.1f}"]
         for m in HEURISTICS:
@@ -69,11 +75,11 @@ def main() -> int:
             more = {} if m == "greedy" else {"restarts": 10**9}  # greedy: one construction
             e = solve(p, m, seed=0, limit=Limit(time=args.cpu, clock="cpu"), **more)
             found[m] = max(d.score, e.score)
-            line.append(f"{d.score / ref.score:.4f} ({d.seconds * 1000:.0f} ms)")
-            line.append(f"{e.score / ref.score:.4f}")
+            line.append(f"{d.score / best:.4f} ({d.seconds * 1000:.0f} ms)")
+            line.append(f"{e.score / best:.4f}")
         rows.append(line)
         print(" | ".join(map(str, line)), file=sys.stderr, flush=True)
-    head = ["instance", "bnb deck", "bnb status", "bnb CPU s"]
+    head = ["instance", "proven optimum", "bnb deck", "bnb status", "bnb CPU s"]
     for m in HEURISTICS:
         head += [f"{m} default" + (" [baseline]" if m == "greedy" else ""),
                  f"{m} {args.cpu:g} s"]

@@ -63,7 +63,8 @@ def tight_instances(caps: range) -> list[tuple[str, DeckProblem]]:
 #: Optima proven offline (score, how): CP-SAT (``gameopt deck build --cost N --method
 #: exact --time-limit T``, 2 workers) or the branch and bound, on a 2-core AMD EPYC VM.
 PROVEN = {80: (43.669, "bnb"), 81: (51.123, "bnb"), 82: (56.835, "CP-SAT"),
-          83: (60.943, "CP-SAT 77.5 s wall"), 84: (66.017, "CP-SAT")}
+          83: (60.943, "CP-SAT 77.5 s wall"), 84: (66.017, "CP-SAT"),
+          85: (69.474, "CP-SAT 21 s CPU"), 86: (75.996, "CP-SAT 86 s CPU")}
 
 
 def tight_table(caps: range, bnb_s: float) -> None:

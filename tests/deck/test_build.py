@@ -232,3 +232,27 @@ def test_mdp_reads_and_reaches_gkd_bkv(mdp_data: Path) -> None:
     r = solve_mdp(p, limit=Limit(time=5.0, clock="cpu", target=19701.53711), seed=0)
     assert r.stats["reached"] and len(r.deck) == 50 and r.clock == "cpu"
     assert deck_score(p, r.deck) == pytest.approx(r.score)
+
+
+def test_cpsat_start_stops_on_request() -> None:
+    """The CP-SAT start deck sees the run's stop flag (a client gone): stopped before it
+    found a deck it is BudgetExhaustedError, not a deck after a full solve nor a
+    SolverError; without a stop it finds the least-cost deck."""
+    from gameopt.core import Limit
+    from gameopt.core.stop import StopFlag
+    from gameopt.deck.build import _Arrays, _cpsat_start
+    from gameopt.errors import BudgetExhaustedError
+
+    rng = np.random.default_rng(7)
+    n = 30
+    R = rng.random((n, n))
+    p = DeckProblem(((R + R.T) / 2).astype(np.float32), 6,
+                    cost=rng.integers(1, 9, n).astype(np.int32), cost_cap=30)
+    a = _Arrays(p)
+    flag = StopFlag()
+    a.stop_rule = Limit(stop=flag).start()
+    deck = _cpsat_start(p, a)
+    assert is_feasible(p, deck)
+    flag.set()
+    with pytest.raises(BudgetExhaustedError, match="stopped on request"):
+        _cpsat_start(p, a)

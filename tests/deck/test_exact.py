@@ -168,3 +168,67 @@ def test_a_run_stopped_without_status_keeps_a_valid_bound(monkeypatch: pytest.Mo
     r = solve_exact(p, hint=worst, limit=Limit(time=5, clock="wall"))
     assert not r.proven and r.score == pytest.approx(deck_score(p, worst))
     assert r.bound is not None and r.bound >= max(scores) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_row_caps_bound_every_deck_and_tighten_under_a_tight_cap(seed: int) -> None:
+    """row_caps[i] ≥ Σ_{j∈D} R⁺_ij over every deck D ∋ i of the size within the cap
+    (brute force over all size-subsets, other rules left out), equal to the plain top
+    k-1 sum without a cap, and below it for some piece under a cap near the cheapest."""
+    from gameopt.deck.exact import _top_row_sums, row_caps
+
+    rng = np.random.default_rng(400 + seed)
+    n, k = 11, 4
+    R = rng.random((n, n)) - (0.4 if seed % 2 else 0.0)
+    R[rng.random((n, n)) < 0.5] = 0.0  # sparse, as learnt scores are
+    R = (R + R.T) / 2
+    np.fill_diagonal(R, 0.0)
+    cost = rng.integers(3, 9, n).astype(np.int64)
+    cap = int(np.sort(cost)[:k].sum()) + seed % 3
+    Rp = np.maximum(R, 0.0)
+    caps = row_caps(R, k, cost, cap)
+    best = np.zeros(n)
+    for d in itertools.combinations(range(n), k):
+        if cost[list(d)].sum() <= cap:
+            for i in d:
+                best[i] = max(best[i], Rp[i, list(d)].sum())
+    assert np.all(caps >= best - 1e-12)
+    plain = _top_row_sums(np.where(np.eye(n, dtype=bool), 0.0, Rp), k - 1)
+    assert np.allclose(row_caps(R, k, None, None), plain)
+    assert np.all(caps <= plain + 1e-12) and np.any(caps < plain - 1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exact_on_the_fitting_pieces_equals_brute_force(seed: int) -> None:
+    """Under a cap near the cheapest deck only some pieces fit: the model is built on
+    them and the deck mapped back (same optimum as brute force over all pieces)."""
+    import dataclasses
+
+    from gameopt.deck.build import fitting_pieces
+
+    p = _problem(500 + seed, 13, 4, grid=True, negative=seed % 2 == 1)
+    p = dataclasses.replace(p, cost_cap=int(np.sort(p.cost)[: p.size].sum()) + seed % 2,
+                            attribute_min=0, must=(), character=np.arange(p.n, dtype=np.int32))
+    assert len(fitting_pieces(p)) < p.n
+    scores = _feasible_scores(p)
+    r = solve_exact(p, limit=Limit(time=20.0))
+    assert r.proven and is_feasible(p, r.deck)
+    assert r.score == pytest.approx(max(scores), abs=1e-4)
+    assert r.bound >= max(scores) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_model_hint_is_complete_and_consistent(seed: int) -> None:
+    """The hint sets every variable at its value for the deck: with every variable fixed
+    to its hint the model is feasible and its objective is twice the deck's scaled
+    score."""
+    import dataclasses
+
+    p = _problem(600 + seed, 12, 4, grid=True, negative=seed % 2 == 1)
+    p = dataclasses.replace(p, attribute_min=0, character=np.arange(p.n, dtype=np.int32))
+    deck = build_deck(p, "vds", seed=0).deck
+    model, x, y = build_deck_model(p, hint=deck)
+    r = solve(model, time_limit=20.0, parameters={"fix_variables_to_their_hinted_value": True})
+    assert r.status == "optimal"
+    assert [i for i in range(p.n) if r.value(x[i])] == sorted(deck)
+    assert r.objective == pytest.approx(2000 * deck_score(p, deck), abs=20)

@@ -26,7 +26,7 @@ def _problem(seed: int = 0, n: int = 30, size: int = 6) -> DeckProblem:
 def test_registry_lists_every_method_once() -> None:
     assert list(METHODS) == ["greedy", "hc", "vds", "tabu", "exact", "bnb"]
     assert MDP_METHODS == ("hc", "vds", "tabu")
-    assert DECK_METHODS == ("greedy", "hc", "vds", "exact", "bnb")
+    assert DECK_METHODS == ("vds", "exact", "bnb")
     assert {m.clock for m in METHODS.values()} == {"cpu", "wall"}
     assert [m.name for m in METHODS.values() if m.exact] == ["exact", "bnb"]
 

@@ -42,7 +42,7 @@ def test_a_search_out_of_time_is_a_422_on_time_budget() -> None:
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             return await client.post("/api/v1/decks", json={
-                "collection": {"pieces": owned}, "method": "greedy", "time_budget": 0.01})
+                "collection": {"pieces": owned}, "method": "vds", "time_budget": 0.01})
 
     try:
         r = asyncio.run(go())

@@ -140,13 +140,15 @@ def test_the_synthetic_data_by_default(desk: Desk) -> None:
     assert must and must.group(0).count("<option") == 2000  # the owned pieces
 
 
-def test_tabu_is_not_offered_for_decks(uploaded: tuple[Desk, str]) -> None:
+@pytest.mark.parametrize("method", ["tabu", "greedy", "hc"])
+def test_methods_below_vds_are_not_offered_for_decks(uploaded: tuple[Desk, str],
+                                                     method: str) -> None:
     desk, key = uploaded
-    r = _build(desk, key, method="tabu", must=["103"], seconds="10")
-    assert r.status_code == 400 and "method: 'tabu' is not one of" in text(r)
+    r = _build(desk, key, method=method, must=["103"], seconds="10")
+    assert r.status_code == 400 and f"method: {method!r} is not one of" in text(r)
 
 
-@pytest.mark.parametrize("method", ["greedy", "hc", "exact", "bnb"])
+@pytest.mark.parametrize("method", ["vds", "exact", "bnb"])
 def test_every_method_builds_a_deck(uploaded: tuple[Desk, str], method: str) -> None:
     desk, key = uploaded
     r = _build(desk, key, method=method, must=["103"], seconds="10")

@@ -46,7 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "for more pairs). Prefer it to a huge negative score")
     b.add_argument("--char-limit", type=int, default=1)
     b.add_argument("--method", default="vds", choices=list(DECK_METHODS),
-                   help=_method_help(DECK_METHODS) + " (tabu: deck mdp only)")
+                   help=_method_help(DECK_METHODS) + " (greedy, hc, tabu: below VDS on the "
+                   "benchmark decks; hc and tabu: deck mdp)")
     b.add_argument("--seed", type=int, default=0)
     b.add_argument("--time-limit", type=float, default=None, metavar="S",
                    help="seconds on the method's clock (default: "

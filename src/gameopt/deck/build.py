@@ -55,9 +55,11 @@ _PRICE_STEPS = 10  # bisections of the cap's price (the order is robust to a fac
 _TIGHT = 0.75
 _TIGHT_RESTARTS = 3  # restarts per fitting piece under a tight cap (after one seed each)
 _TIGHT_MAX_RESTARTS = 1000
-_POLISH_RUNS, _POLISH_STALL = 4, 1000  # vds under a tight cap: tabu runs from its deck
-_POLISH_STARTS = 1  # ... and from the next best local optima, this many starts in all
-_MERGE_DECKS = 8  # local optima kept per search (stats["optima"]) for the merge
+# vds under a tight cap: one tabu run of stall 1,000 from each of its 16 best local optima
+# (the best deck first): decks of the restarts differ more than tabu runs from one deck
+_POLISH_RUNS, _POLISH_STALL = 1, 1000
+_POLISH_STARTS = 16
+_MERGE_DECKS = 16  # local optima kept per search (stats["optima"]) for the merge
 _MERGE_SECONDS = 0.2  # most time of the branch and bound over the merged pieces
 
 
@@ -177,12 +179,20 @@ def _cpsat_start(p: DeckProblem, a: _Arrays) -> list[int]:
     seconds = None
     if a.stop_rule is not None and np.isfinite(a.stop_rule.deadline.seconds):
         seconds = max(a.stop_rule.deadline.remaining(), 0.01)
+    flag = None if a.stop_rule is None else a.stop_rule.flag
     try:
-        res = solve_cpsat(model, time_limit=seconds, workers=1, seed=0,
-                          require_solution=seconds is None)
-        if not res.has_solution:  # the run's time ran out first: not a solver failure
+        # the run's stop flag (a client gone) stops CP-SAT at once
+        res = solve_cpsat(model, limit=Limit(time=seconds, clock="wall", stop=flag),
+                          workers=1, seed=0, require_solution=False)
+        if not res.has_solution and flag is not None and flag.is_set():
+            raise BudgetExhaustedError(f"rules: stopped on request before a start deck was "
+                                       f"found (CP-SAT status {res.status})")
+        if not res.has_solution and seconds is not None:
+            # the run's time ran out first: not a solver failure
             raise BudgetExhaustedError(f"rules: no start deck within the {seconds:g} s left "
                                        f"(CP-SAT status {res.status}); give more time")
+        if not res.has_solution:
+            raise SolverError(f"CP-SAT status {res.status} without a time limit or a stop")
     except InfeasibleError:
         raise InfeasibleError("rules: no deck meets size, cost cap, character limit, "
                               "attribute minimum and forbidden pairs together (proved by "
@@ -463,9 +473,10 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         :func:`fitting_pieces`) ``hc`` and ``vds`` search the fitting pieces only and,
         without ``start``, seed from every one of them with at least 3 restarts per
         fitting piece (at most 1,000; ``stats["fitting"]`` says how many pieces fit);
-        ``vds`` then polishes its deck by 4 tabu runs of stall 1,000 on those pieces
-        (``stats["polish_gain"]``) and merges: the best deck over the pieces of the 8
-        best local optima of both searches, by branch and bound within 0.2 s
+        ``vds`` then polishes by a tabu run of stall 1,000 on those pieces from each of
+        its 16 best local optima (``stats["polish_gain"]``) and merges: the best deck
+        over the pieces of the 16 best local optima of all these searches, by branch
+        and bound within 0.2 s
         (``stats["merge_gain"]``; C. Blum, P. Pinacho, M. López-Ibáñez, J. A. Lozano,
         "Construct, Merge, Solve & Adapt", Computers & Operations Research 68, 2016).
     limit : Limit, optional
@@ -491,7 +502,7 @@ def build_deck(problem: DeckProblem, method: str = "vds", *, seed: int | None = 
         ``seconds`` on the limit's clock; ``stats``: ``restarts``, ``moves``, ``swaps``
         (a VDS move may apply up to ``depth`` swaps), ``iterations`` (tabu),
         ``seconds_to_best`` (until the best deck was first found), ``optima`` (hc, vds,
-        tabu: the 8 best distinct local optima, best first).
+        tabu: the 16 best distinct local optima, best first).
 
     Raises
     ------

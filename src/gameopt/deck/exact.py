@@ -28,7 +28,7 @@ from gameopt.core.limit import Limit
 from gameopt.core.progress import Progress, ProgressCallback
 from gameopt.core.stop import StopFlag
 from gameopt.deck import _strength_kernel as strength_kernel
-from gameopt.deck.build import start_deck
+from gameopt.deck.build import fitting_pieces, restrict, start_deck
 from gameopt.deck.constraints import add_rule_constraints, choice_variables
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.result import DeckResult
@@ -36,7 +36,7 @@ from gameopt.deck.verify import deck_problems
 from gameopt.errors import InvalidInputError, SolverError
 from gameopt.ip.cpsat import solve
 
-__all__ = ["build_deck_model", "solve_exact", "upper_bound"]
+__all__ = ["build_deck_model", "row_caps", "solve_exact", "upper_bound"]
 
 _HALVINGS = 64  # at most this many evaluations of the priced bound on full rows
 _LAMBDA_MAX = 1e6  # largest cost price tried, in units of a deck's score range per cost
@@ -51,6 +51,62 @@ def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]
     np.fill_diagonal(A, -np.inf)
     part = np.partition(A, n - k, axis=1)[:, n - k:]
     return np.asarray(part.sum(axis=1), dtype=np.float64)
+
+
+_ROW_BUDGET = 64  # largest spare cost per row solved exactly by :func:`row_caps`
+
+
+def row_caps(R: npt.NDArray[np.float64], k: int, cost: npt.ArrayLike | None,
+             cap: int | None) -> npt.NDArray[np.float64]:
+    """For each piece i, the most ``Σ_{j∈D, j≠i} R⁺_ij`` can be over the decks D ∋ i of
+    ``k`` pieces within the cost cap (shape (n,); ``R⁺ = max(R, 0)``).
+
+    Without a cap this is the sum of the ``k-1`` largest entries of row i of ``R⁺``.
+    With one, the ``k-1`` partners of i cost at least ``(k-1)·c_min`` (``c_min`` the
+    cheapest other piece), so their *excess* costs ``c_j - c_min`` sum to at most
+    ``B_i = cap - c_i - (k-1)·c_min``: a cardinality knapsack over the positive
+    entries of the row, solved by dynamic programming over (partners, excess) when
+    ``B_i ≤ 64`` (else the plain sum; a piece with ``B_i < 0`` fits no deck: 0). A
+    partner set of fewer than ``k-1`` positive entries stands for every deck whose
+    other partners score ≤ 0 with i, so the value bounds every deck.
+
+    References
+    ----------
+    A. Caprara, D. Pisinger, P. Toth, "Exact solution of the quadratic knapsack
+    problem", INFORMS Journal on Computing 11(2), 1999 (a knapsack per row of the
+    profit matrix).
+    """
+    n = R.shape[0]
+    Rp = np.maximum(R, 0.0)
+    np.fill_diagonal(Rp, 0.0)
+    plain = _top_row_sums(Rp, min(k - 1, n - 1))
+    if cost is None or cap is None or k <= 1:
+        return plain
+    out = plain.copy()
+    cost = np.asarray(cost, dtype=np.int64)
+    order = np.argsort(cost, kind="stable")
+    for i in range(n):
+        c_min = int(cost[order[0]] if order[0] != i else cost[order[1]]) if n > 1 else 0
+        budget = int(cap) - int(cost[i]) - (k - 1) * c_min
+        if budget < 0:
+            out[i] = 0.0
+            continue
+        if budget > _ROW_BUDGET:
+            continue
+        js = np.flatnonzero(Rp[i] > 0)
+        excess = cost[js] - c_min
+        keep = excess <= budget
+        js, excess = js[keep], excess[keep]
+        # best[c, w]: the most c partners of total excess w can add
+        best = np.full((k, budget + 1), -np.inf)
+        best[0, 0] = 0.0
+        for j, e in zip(js.tolist(), excess.tolist(), strict=True):
+            gain = Rp[i, j]
+            for c in range(k - 1, 0, -1):
+                take = best[c - 1, : budget + 1 - e] + gain
+                np.maximum(best[c, e:], take, out=best[c, e:])
+        out[i] = min(plain[i], float(best.max()))
+    return out
 
 
 def upper_bound(problem: DeckProblem) -> float:
@@ -191,7 +247,8 @@ def _scaled(problem: DeckProblem, scale: int) -> tuple[npt.NDArray[np.int64],
 
 
 def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
-                     lower: int | None = None, upper: int | None = None
+                     lower: int | None = None, upper: int | None = None,
+                     hint: Sequence[int] | None = None
                      ) -> tuple[cp_model.CpModel, list[cp_model.IntVar],
                                 list[cp_model.IntVar]]:
     """The deck problem as a CP-SAT model with a compact linearisation.
@@ -205,6 +262,11 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     lower, upper : int, optional
         Known bounds on the (doubled, scaled) objective, added as cuts; ``lower`` must be
         the objective of a feasible deck, ``upper`` a valid bound.
+    hint : sequence of int, optional
+        A deck given to CP-SAT as a complete hint: every variable (``x``, ``z``, ``u``,
+        ``y``) at its value for that deck, so the first solution is the hint itself (a
+        hint of ``x`` alone left CP-SAT without a solution for minutes under a tight
+        cap and a ``lower`` cut).
 
     Returns
     -------
@@ -219,8 +281,9 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     With ``R⁺ = max(R, 0)`` and ``R⁻ = max(-R, 0)``: ``z_i ≤ Σ_j R⁺_ij x_j``,
     ``z_i ≤ M⁺_i x_i`` (``M⁺_i`` the sum of the size-1 largest entries of row i of R⁺,
     the tightest per-piece constant), and ``u_i ≥ Σ_j R⁻_ij x_j - M⁻_i (1 - x_i)``,
-    ``u_i ≥ 0``. Maximising ``Σ z - Σ u`` makes every ``z_i``, ``u_i`` exact at an
-    optimum. 3n variables, 2n+O(1) rows of length ≤ n.
+    ``u_i ≥ 0``; under a cost cap ``M⁺_i`` is the knapsack-aware :func:`row_caps` (the
+    partners of i must fit the cap beside it). Maximising ``Σ z - Σ u`` makes every
+    ``z_i``, ``u_i`` exact at an optimum. 3n variables, 2n+O(1) rows of length ≤ n.
     """
     if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
         raise InvalidInputError(f"build_deck_model: scale must be a positive integer, "
@@ -228,7 +291,9 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
     n, k = problem.n, problem.size
     Ri, Li, _ = _scaled(problem, scale)
     Rp, Rm = np.maximum(Ri, 0), np.maximum(-Ri, 0)
-    Mp = np.rint(_top_row_sums(Rp.astype(np.float64), k - 1)).astype(np.int64)
+    # z_i's big-M: the knapsack-aware row cap (the partners must fit the cost cap too)
+    Mp = np.rint(row_caps(Rp.astype(np.float64), k, problem.cost,
+                          problem.cost_cap)).astype(np.int64)
     Mm = np.rint(_top_row_sums(Rm.astype(np.float64), k - 1)).astype(np.int64)
     # With x_i = 0 the deck holds k other pieces, so Σ_j R⁻_ij x_j can reach the top k
     # of the row, not only the top k - 1: the big-M that frees u_i must be that larger sum
@@ -258,6 +323,16 @@ def build_deck_model(problem: DeckProblem, scale: int = 1000, *,
         yi = model.new_int_var(-int(Mm[i]), int(Mp[i]), f"y{i}")
         model.add(yi == z[i] - u[i])
         y.append(yi)
+    if hint is not None:
+        chosen = np.zeros(n, dtype=bool)
+        chosen[list(hint)] = True
+        zh = np.where(chosen, Rp[:, chosen].sum(axis=1), 0)
+        uh = np.where(chosen, Rm[:, chosen].sum(axis=1), 0)
+        for i in range(n):
+            model.add_hint(x[i], bool(chosen[i]))
+            model.add_hint(z[i], int(zh[i]))
+            model.add_hint(u[i], int(uh[i]))
+            model.add_hint(y[i], int(zh[i] - uh[i]))
     # Objective: 2 × scaled score
     objective = sum(z) - sum(u) + sum(2 * int(Li[i]) * x[i] for i in range(n) if Li[i])
     # Bound cuts: per-item bounds (all chosen pieces' z sum to at most the k largest M⁺)
@@ -302,7 +377,7 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
         ``time``: wall seconds for CP-SAT (its time limit is wall time: a CPU clock is
         refused); the VDS hint, the cheap bound and the model's construction (O(n²)) come
         before it and are not counted in it, though ``seconds`` includes them. No time:
-        until proven. ``stop``: seen at each solution CP-SAT finds.
+        until proven. ``stop``: stops CP-SAT at once (polled from a thread).
     workers : int
         CP-SAT search workers.
     hint : sequence of int, optional
@@ -342,6 +417,14 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
     t0 = time.perf_counter()
     deck0 = start_deck(problem, hint, seed=0, restarts=10, where="solve_exact")
     hint_seconds = time.perf_counter() - t0
+    # Under a cost cap only the pieces that fit some deck can be chosen (the hint's do):
+    # the model is built on them alone
+    keep = fitting_pieces(problem)
+    full = problem
+    if len(keep) < problem.n:
+        problem = restrict(problem, keep)
+        at = {int(u): i for i, u in enumerate(keep)}
+        deck0 = [at[int(i)] for i in deck0]
     Ri, Li, slack = _scaled(problem, scale)
     cheap = upper_bound(problem)
     # The same bound on the integer scores, doubled: a cut on the model's objective
@@ -349,11 +432,10 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
                                     problem.size, problem.must) + 1e-6))
     d = np.asarray(deck0)
     lower = int(Ri[np.ix_(d, d)].sum() + 2 * Li[d].sum())
-    model, x, _ = build_deck_model(problem, scale, lower=lower, upper=upper)
-    chosen = set(deck0)
-    for i, xi in enumerate(x):
-        model.add_hint(xi, i in chosen)
-    res = solve(model, time_limit=limit.time, workers=workers, seed=seed,
+    model, x, _ = build_deck_model(problem, scale, lower=lower, upper=upper, hint=deck0)
+    # the stop flag stops CP-SAT at once, from its own thread, not at the next solution
+    res = solve(model, limit=Limit(time=limit.time, clock="wall", stop=limit.stop),
+                workers=workers, seed=seed,
                 require_solution=False,
                 callback=(None if progress is None and limit.stop is None
                           else _OnSolution(progress, limit.stop, scale)))
@@ -361,6 +443,9 @@ def solve_exact(problem: DeckProblem, *, limit: Limit | None = None, workers: in
         deck = sorted(i for i, xi in enumerate(x) if res.value(xi))
     else:
         deck = sorted(deck0)
+    if problem is not full:
+        deck = sorted(int(keep[i]) for i in deck)
+        problem = full
     bad = deck_problems(problem, deck)
     if bad:
         raise SolverError("solve_exact: CP-SAT deck breaks the rules: " + "; ".join(bad))

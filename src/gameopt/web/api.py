@@ -57,7 +57,7 @@ _CONNECT_TIMEOUT = 10.0
 #: Largest request body (bytes): a batch of 256 collections of 2,000 ids fits.
 DEFAULT_MAX_BODY = 8_000_000
 Id = Annotated[int, Field(ge=-(2**62), le=2**62)]
-Method = Literal[DECK_METHODS]  # type: ignore[valid-type]  # tabu: deck mdp only
+Method = Literal[DECK_METHODS]  # type: ignore[valid-type]  # vds, exact, bnb
 
 
 class DeckBackend(Protocol):
