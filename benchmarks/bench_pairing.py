@@ -199,8 +199,9 @@ def main() -> int:
                     help="field sizes, comma-separated (default %(default)s)")
     ap.add_argument("--rounds", type=int, default=8, help="rounds of history (default 8)")
     ap.add_argument("--seed", type=int, default=2002)
-    ap.add_argument("--terms", choices=("papp", "slim"), default="papp",
-                    help="penalty terms: PAPP's set (default) or SLIM's")
+    ap.add_argument("--terms", choices=("default", "papp", "slim"), default="default",
+                    help="penalty weights: the defaults (the tuned preset; default), "
+                         "PAPP's or SLIM's")
     ap.add_argument("--history", default="naive", choices=("naive", "slim", "exact"),
                     help="pairing rule of the history rounds (default naive: fast)")
     ap.add_argument("--methods", default=",".join(METHODS),
@@ -216,7 +217,8 @@ def main() -> int:
     methods = [m for m in args.methods.split(",") if m]
     if bad := [m for m in methods if m not in METHODS]:
         ap.error(f"unknown method {bad[0]!r} ({', '.join(METHODS)})")
-    params = PenaltyParams() if args.terms == "papp" else PenaltyParams.slim()
+    params = {"default": PenaltyParams, "papp": PenaltyParams.papp,
+              "slim": PenaltyParams.slim}[args.terms]()
     exe, why_not = (bbp_exe() if {"burstein", "dutch"} & set(methods) else (None, ""))
 
     warm = Event(12, np.random.default_rng(0))  # compile the numba kernels first
@@ -275,7 +277,7 @@ def main() -> int:
             print(f"[{n} players] {method} {secs:.2f} s key {k}", file=sys.stderr,
                   flush=True)
 
-    print(f"\n### One round's pairing, {args.terms.upper()} terms, after {args.rounds} "
+    print(f"\n### One round's pairing, {args.terms} weights, after {args.rounds} "
           f"rounds ({args.history} history), CPU seconds\n")
     print(format_table(["players", "method", "CPU s", "other terms", "colour breaks",
                         "colour cost", "vs exact (other, breaks, colour)", "note"], rows))
