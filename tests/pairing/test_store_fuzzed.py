@@ -71,3 +71,57 @@ def test_damaged_records_are_one_line(event: Path, sql: str) -> None:
 def test_elo_discs_of_thousands_of_digits() -> None:
     with pytest.raises(InvalidInputError, match=r"x\.elo:3: discs '9999.* is not an integer"):
         parse_elo("%%Tournament: T\n%Round 1\n1 (" + "9" * 5000 + ")>(24) 2 B\n", "x.elo")
+
+
+def _tamper(path: Path, *sql: str) -> bytes:
+    con = sqlite3.connect(path, isolation_level=None)
+    try:
+        con.execute("PRAGMA foreign_keys = OFF")
+        for q in sql:
+            con.execute(q)
+    finally:
+        con.close()
+    return path.read_bytes()
+
+
+def _read_all(path: Path) -> None:
+    t = Tournament.open(path)
+    try:
+        t.info, t.players, t.penalties  # noqa: B018 - reading is the test
+        t.forbidden_pairs()
+        for r in range(1, t.last_round + 1):
+            t.pairing(r)
+            t.games(r)
+        t.standings()
+        t.round_input()
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize(("sql", "what"), [
+    # the long fuzz run of 2026-11-24 (pairing.sqlite): KeyError 'name', and a TypeError
+    # sorting player ids of two types; SQLite keeps a blob in a TEXT column as it is
+    ("DELETE FROM meta WHERE key = 'name'", r"'name'"),
+    ("UPDATE players SET name = X'416e6e' WHERE seq = 1", r"player record with bytes"),
+    ("UPDATE games SET white = X'31303032' WHERE round_no = 1 AND table_no = 1",
+     r"game record with bytes"),
+    ("INSERT INTO forbidden VALUES (X'31', X'32')", r"forbidden pair record with bytes"),
+])
+def test_a_record_of_the_wrong_type_is_a_damaged_file(event: Path, sql: str,
+                                                      what: str) -> None:
+    before = _tamper(event, sql)
+    with pytest.raises(InvalidInputError, match=r"damaged tournament file \(.*" + what):
+        _read_all(event)
+    assert event.read_bytes() == before
+
+
+def test_a_damaged_record_met_by_a_change_is_refused_and_nothing_written(
+        event: Path) -> None:
+    before = _tamper(event, "UPDATE players SET name = X'416e6e' WHERE seq = 1")
+    t = Tournament.open(event)
+    try:
+        with pytest.raises(InvalidInputError, match=r"damaged tournament file \(player "):
+            t.withdraw("1001")
+    finally:
+        t.close()
+    assert event.read_bytes() == before

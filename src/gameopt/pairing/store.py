@@ -305,8 +305,9 @@ class Tournament:
             raise _damaged(self.path, e) from None
         except GameoptError:
             raise
-        except ValueError as e:  # damaged text or JSON in a record (bad UTF-8, cut JSON)
-            raise _damaged(self.path, e) from None
+        except (ValueError, KeyError, TypeError) as e:  # damaged text or JSON in a record
+            raise _damaged(self.path, e) from None  # (bad UTF-8, cut JSON), a missing meta
+            # key, a value of the wrong type (SQLite keeps what a damaged file holds)
 
     # --------------------------------------------------------------- queries
     @property
@@ -693,7 +694,7 @@ def _transaction(con: sqlite3.Connection, path: Path) -> Iterator[None]:
         if con.in_transaction:
             con.execute("ROLLBACK")
         raise InvalidInputError(f"{path}: change refused by the schema ({e})") from None
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, _DamagedRow) as e:
         with suppress(sqlite3.DatabaseError):
             if con.in_transaction:
                 con.execute("ROLLBACK")
@@ -758,7 +759,7 @@ def _integrity_check(con: sqlite3.Connection, path: Path, pragma: str = "integri
     table, such as the unique index that allows one game per player per round)."""
     try:
         rows = con.execute(f"PRAGMA {pragma}").fetchall()
-    except sqlite3.DatabaseError as e:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as e:  # bad UTF-8 in its report
         raise _damaged(path, e) from None
     if [r[0] for r in rows] != ["ok"]:
         more = f"; {len(rows) - 1} more problems" if len(rows) > 1 else ""
@@ -914,8 +915,29 @@ def _last_round(con: sqlite3.Connection) -> int:
     return int(con.execute("SELECT COALESCE(MAX(round_no), 0) FROM rounds").fetchone()[0])
 
 
+class _DamagedRow(ValueError):
+    """A record whose values do not have their columns' types (a damaged file)."""
+
+
+_OPT_INT = (int, type(None))
+_OPT_STR = (str, type(None))
+_OPT_NUM = (int, float, type(None))
+_PLAYER_TYPES = (int, str, str, _OPT_STR, _OPT_NUM, int, int, _OPT_INT)
+_GAME_TYPES = (int, int, str, str, _OPT_INT, _OPT_INT, _OPT_STR, _OPT_INT)
+
+
+def _typed(row: Any, types: tuple[Any, ...], what: str) -> Any:
+    """``row`` when each value has its column's type, else :class:`_DamagedRow`."""
+    for k, (v, t) in enumerate(zip(row, types, strict=True)):
+        if not isinstance(v, t) or isinstance(v, bool):
+            raise _DamagedRow(f"{what} record with {type(v).__name__} {v!r:.40} in "
+                              f"column {k + 1}")
+    return row
+
+
 def _player_row(row: Any) -> PlayerRecord:
-    seq, pid, name, country, rating, joined, initial, withdrawn = row
+    seq, pid, name, country, rating, joined, initial, withdrawn = _typed(
+        row, _PLAYER_TYPES, "player")
     return PlayerRecord(id=pid, name=name, country=country, rating=rating, seq=seq,
                         joined_round=joined, initial_score=initial, withdrawn_round=withdrawn)
 
@@ -944,7 +966,7 @@ _GAME_COLS = "round_no, table_no, black, white, black_discs, white_discs, result
 
 
 def _game_row(row: Any) -> GameRecord:
-    r, t, b, w, bd, wd, res, ff = row
+    r, t, b, w, bd, wd, res, ff = _typed(row, _GAME_TYPES, "game")
     return GameRecord(r, t, b, w, bd, wd, None if res is None else Outcome(res), bool(ff))
 
 
@@ -963,7 +985,8 @@ def _rounds(con: sqlite3.Connection) -> tuple[RoundRecord, ...]:
 
 
 def _forbidden(con: sqlite3.Connection) -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(r) for r in con.execute("SELECT a, b FROM forbidden"))
+    return frozenset(frozenset(_typed(r, (str, str), "forbidden pair"))
+                     for r in con.execute("SELECT a, b FROM forbidden"))
 
 
 def _find_game(con: sqlite3.Connection, round_no: int, who: int | str) -> GameRecord:
