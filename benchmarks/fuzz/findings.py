@@ -103,4 +103,8 @@ FINDINGS: list[Finding] = [
     Finding("deck.rules-cli", b"--cost\n0\n--char-limit\n42949672961",
             "OverflowError: a character limit above int32 into the problem's limits (the "
             "catalogue's path wrapped it to 1)"),
+    Finding("deck.scores-csv", b"a,b,score\n1000,1006,1e39\n",
+            "RuntimeWarning: a score over float32's range cast into the matrix"),
+    Finding("deck.mdp", b"20 5" + b"9" * 9980 + b"\n0 1 1\n",
+            "ValueError: int() of a 9,982-digit header number"),
 ]

@@ -171,6 +171,8 @@ def _gz(text: str) -> bytes:
 @pytest.mark.parametrize("name, content, message", [
     ("abc.txt", "abc\n0 1 1\n", ":1: header 'abc' is not 'n m'"),
     ("frac.txt", "5.5 2\n0 1 1\n", ":1: header '5.5 2' is not 'n m'"),
+    ("long.txt", "20 5" + "9" * 9980 + "\n0 1 1\n",  # the long fuzz run: int() refused it
+     ":1: header '20 5999999999999999999999999999999999999' is not 'n m'"),
     ("trunc.txt.gz", _gz(_GOOD_MDP)[:30], "trunc.txt.gz: not gzip"),
     ("fake.txt.gz", _GOOD_MDP, "fake.txt.gz: not gzip"),
     ("binary.txt", bytes(range(256)), "binary.txt: not utf-8 text"),

@@ -244,6 +244,7 @@ def test_scores_npz_not_a_zip(tmp_path: Path) -> None:
     ("1,2,0.5\n2,1,0.7\n", r"s.csv:3: score: 0.7 for \(2, 1\) but 0.5 at .*s.csv:2 "
                            r"\(not symmetric\)"),
     ("1,2,nan\n", r"s.csv:2: score: 'nan' is not finite"),
+    ("1,2,1e39\n", r"s.csv:2: score: '1e39' is not finite or is over 1e\+15 in size"),
     ("1,2,x\n", r"s.csv:2: score: 'x' is not a number"),
     ("1,1,2\n", r"s.csv:2: b: a piece paired with itself \(1\)"),
     ("1,q,2\n", r"s.csv:2: b: 'q' is not an integer"),

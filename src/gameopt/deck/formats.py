@@ -328,8 +328,9 @@ def _read_scores_csv(p: Path, pool: Pool | None) -> Scores:
             if pool is not None and pid not in pool:
                 raise InvalidInputError(f"{where}: {fld}: unknown piece id {pid}")
         s = _float(rec["score"], where, "score")
-        if not math.isfinite(s):
-            raise InvalidInputError(f"{where}: score: {rec['score']!r} is not finite")
+        if not math.isfinite(s) or abs(s) > MAX_SCORE:  # 1e39 overflowed the float32 cast
+            raise InvalidInputError(f"{where}: score: {rec['score']!r} is not finite or "
+                                    f"is over {MAX_SCORE:g} in size")
         if a == b:
             raise InvalidInputError(f"{where}: b: a piece paired with itself ({a})")
         key = (min(a, b), max(a, b))
@@ -447,9 +448,10 @@ def read_mdp(path: str | Path) -> DeckProblem:
     text = _text(data, path, what)
     head_line, _, body = text.partition("\n")
     head = head_line.split()
-    if len(head) != 2 or not all(t.isdigit() and t.isascii() for t in head):
+    if len(head) != 2 or not all(t.isdigit() and t.isascii() and len(t) <= 12
+                                 for t in head):  # int() refuses over 4,300 digits
         raise InvalidInputError(f"{path}:1: header {head_line[:40]!r} is not 'n m' (two "
-                                "whole numbers)")
+                                "whole numbers of at most 12 digits)")
     n, m = int(head[0]), int(head[1])
     if n < 2 or not 1 <= m <= n:
         raise InvalidInputError(f"{path}:1: header 'n m' = {n} {m}: need n >= 2 and "
