@@ -305,9 +305,8 @@ class Tournament:
             raise _damaged(self.path, e) from None
         except GameoptError:
             raise
-        except (ValueError, KeyError, TypeError) as e:  # damaged text or JSON in a record
-            raise _damaged(self.path, e) from None  # (bad UTF-8, cut JSON), a missing meta
-            # key, a value of the wrong type (SQLite keeps what a damaged file holds)
+        except ValueError as e:  # damaged text or JSON in a record (bad UTF-8, cut JSON),
+            raise _damaged(self.path, e) from None  # a record of the wrong types (_typed)
 
     # --------------------------------------------------------------- queries
     @property
@@ -839,6 +838,8 @@ def _penalties_json(params: PenaltyParams) -> str:
 
 def _read_info(con: sqlite3.Connection) -> TournamentInfo:
     m = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    if not isinstance(m.get("name"), str):
+        raise _DamagedRow(f"meta record 'name' is {m.get('name')!r:.40}")
     return TournamentInfo(m["name"], m.get("country"), m.get("date"),
                           None if m.get("rounds") is None else int(m["rounds"]))
 
