@@ -107,4 +107,7 @@ FINDINGS: list[Finding] = [
             "RuntimeWarning: a score over float32's range cast into the matrix"),
     Finding("deck.mdp", b"20 5" + b"9" * 9980 + b"\n0 1 1\n",
             "ValueError: int() of a 9,982-digit header number"),
+    Finding("deck.scores-csv", b"a,b,score\n1000,1006," + b"3" * 40_000 + b"x\n",
+            "runaway: the number pattern backtracked quadratically over a long run of "
+            "digits that ends in a letter (20,000 digits: 10 CPU s)"),
 ]

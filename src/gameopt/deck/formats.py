@@ -67,7 +67,7 @@ MAX_SCORE_PIECES = math.isqrt(MAX_FILE_BYTES // 4)
 #: (so it fits int64; Unicode digits such as ``١`` or ``２`` and ``1_000`` are refused).
 _INT = re.compile(r"\s*-?[0-9]{1,18}\s*", re.ASCII)  # ASCII spaces: int() refuses '\x1d'
 #: A decimal number in ASCII (``float`` alone also takes ``١.٥``, ``1_0`` and ``nan``).
-_FLOAT = re.compile(r"\s*[-+]?(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]{1,4})?|nan|inf|infinity)"
+_FLOAT = re.compile(r"\s*[-+]?(([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,4})?|nan|inf|infinity)"
                     r"\s*", re.IGNORECASE | re.ASCII)
 
 

@@ -26,6 +26,8 @@ __all__ = ["MAX_COST_CAP", "MAX_SCORE", "DeckProblem", "check_scores", "deck_sco
 MAX_SCORE = 1e15
 #: The largest cost cap (costs are int32; the kernels' "no cap" is 2⁶²).
 MAX_COST_CAP = 2**31 - 1
+#: Entries checked at a time by :func:`check_scores` (bounds its float64 temporaries).
+CHECK_BLOCK = 1 << 20
 
 
 def check_scores(values: object, what: str, shape: tuple[int, ...] | None = None
@@ -43,15 +45,20 @@ def check_scores(values: object, what: str, shape: tuple[int, ...] | None = None
         raise InvalidInputError(f"{what}: holds {A.dtype} values, not numbers")
     if shape is not None and A.shape != shape:
         raise InvalidInputError(f"{what}: matrix of shape {A.shape}, expected {shape}")
-    A = A.astype(np.float64)
-    bad = ~np.isfinite(A) | (np.abs(A) >= MAX_SCORE)
-    if bad.any():
-        at = tuple(int(t) for t in np.argwhere(bad)[0])
-        where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"entry {at[0]}"
-        raise InvalidInputError(f"{what}: {where} is {A[at]:g}; scores must be "
-                                f"finite and below {MAX_SCORE:g} in size (to keep two "
-                                "pieces apart, forbid the pair)")
-    return np.ascontiguousarray(A, dtype=np.float32)
+    out = np.empty(A.shape, dtype=np.float32)
+    flat, dst = A.reshape(-1), out.reshape(-1)
+    for lo in range(0, flat.size, CHECK_BLOCK):  # bounded float64 temporaries
+        block = flat[lo:lo + CHECK_BLOCK].astype(np.float64)
+        bad = ~np.isfinite(block) | (np.abs(block) >= MAX_SCORE)
+        if bad.any():
+            first = int(np.argmax(bad))
+            at = tuple(int(t) for t in np.unravel_index(lo + first, A.shape))
+            where = f"row {at[0]}, column {at[1]}" if len(at) == 2 else f"entry {at[0]}"
+            raise InvalidInputError(f"{what}: {where} is {block[first]:g}; scores must be "
+                                    f"finite and below {MAX_SCORE:g} in size (to keep two "
+                                    "pieces apart, forbid the pair)")
+        dst[lo:lo + CHECK_BLOCK] = block
+    return out
 
 
 @dataclass(frozen=True, eq=False)
