@@ -136,3 +136,27 @@ def test_a_child_stuck_in_c_code_is_killed_and_the_run_goes_on(
     f = stats.failures["killed"]
     assert f"at input {bad[0]}" in f.what
     assert f.data == next(inputs_of(t, 0, bad[0]))[1]
+
+
+def test_save_writes_each_failing_input_whole(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--save DIR`` keeps the whole input of each failure (the run prints 200 bytes of
+    it: three failures of the long run of 2026-11-24 could not be replayed)."""
+    import benchmarks.fuzz.__main__ as runner
+
+    def parse(data: bytes, ctx: Context) -> None:
+        if len(data) > 40:
+            raise ValueError("long")
+
+    _toy("toy.save", parse, monkeypatch)
+    monkeypatch.setattr(runner, "FINDINGS", [])
+    assert runner.main(["--targets", "toy.save", "--inputs", "300", "--progress", "0",
+                        "--save", str(tmp_path / "saved")]) == 1
+    saved = sorted((tmp_path / "saved").glob("toy.save-*.bin"))
+    assert len(saved) == 1
+    data = saved[0].read_bytes()
+    assert len(data) > 40
+    with pytest.raises(ValueError):
+        parse(data, Context(tmp_path, random.Random(0)))
+    what = saved[0].with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+    assert what[0] == "toy.save" and what[1].startswith("ValueError at ")

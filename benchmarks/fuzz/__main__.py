@@ -3,6 +3,7 @@
     python -m benchmarks.fuzz                       # the long run: 100,000 inputs a target
     python -m benchmarks.fuzz --inputs 1000 -j 2    # the short pass CI runs (as a test)
     python -m benchmarks.fuzz --targets sudoku --show    # one system, failing inputs shown
+    python -m benchmarks.fuzz --save fuzz-failures       # each failing input kept whole
 
 Columns: *inputs* run; *found*: distinct failures (the regression corpus of
 ``findings.py`` plus new ones of this run); *fixed*: corpus entries that pass now;
@@ -25,6 +26,7 @@ leaves the files as they were).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import multiprocessing
 import multiprocessing.connection as mp_connection
 import os
@@ -43,6 +45,7 @@ from benchmarks.fuzz import targets as _targets  # noqa: F401 - registers the ta
 from benchmarks.fuzz.engine import (
     TARGETS,
     Context,
+    Failure,
     RunStats,
     check_input,
     hard_limit,
@@ -260,6 +263,19 @@ def run_jobs(names: list[str], inputs: int, seed: int, jobs: int, memory: int,
     return results
 
 
+def save_failure(folder: Path, target: str, failure: Failure) -> Path:
+    """Write ``failure``'s whole input to ``folder`` as ``TARGET-DIGEST.bin`` (the digest
+    of the bytes: the same input is saved once) and its description beside it as
+    ``.txt``; return the ``.bin`` path."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{target}-{hashlib.sha256(failure.data).hexdigest()[:12]}"
+    (folder / f"{stem}.txt").write_text(f"{target}\n{failure.key}\n{failure.what}\n",
+                                        encoding="utf-8")
+    path = folder / f"{stem}.bin"
+    path.write_bytes(failure.data)
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks.fuzz",
                                  description=__doc__.split("\n\n")[0])
@@ -277,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="begin at this input of each target's stream (to continue a run "
                          "stopped early: its progress lines say where each target was)")
     ap.add_argument("--show", action="store_true", help="print each failure and its input")
+    ap.add_argument("--save", type=Path, default=None, metavar="DIR",
+                    help="write each failure's whole (shortest) input to DIR as "
+                         "TARGET-DIGEST.bin, with its description in TARGET-DIGEST.txt")
     ap.add_argument("--progress", type=float, default=60.0,
                     help="print each running target's input number every S seconds (0: no)")
     args = ap.parse_args(argv)
@@ -294,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
         for f in stats.failures.values():  # now, so a run stopped early keeps them
             print(f"  {f.key}: {f.what} input {f.data[:200]!r}", file=sys.stderr,
                   flush=True)
+            if args.save is not None:
+                print(f"  saved {save_failure(args.save, stats.target, f)}", file=sys.stderr,
+                      flush=True)
 
     order = sorted(names, key=lambda n: -COST.get(n, 1.0))  # the slowest start first
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # kill PID: a table too
