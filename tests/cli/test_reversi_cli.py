@@ -126,8 +126,11 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert main(["reversi", "train", "label", str(data), str(data2), "--line", "--iters",
                  "5", "-q", "-o", str(lined)]) == 0
     assert "along the game lines" in capsys.readouterr().out
-    assert main(["reversi", "train", "fit", str(lined), "--iters", "5", "-q", "-o",
-                 str(smooth)]) == 0
+    assert main(["reversi", "train", "fit", str(lined), "--iters", "5", "-q", "--holdout",
+                 "0", "-o", str(smooth)]) == 0
+    assert "(0 held out)" in capsys.readouterr().out
+    assert main(["reversi", "train", "fit", str(lined), "--holdout", "1", "-o",
+                 str(smooth)]) == 2
     assert main(["reversi", "train", "generate", "--random-plies", "8-x", "-o",
                  str(data2)]) == 2
     assert main(["reversi", "train", "label", str(data), str(labelled), str(weights),

@@ -160,6 +160,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="fit stages from the last back, each damped toward the next "
                    "stage's weights instead of toward 0")
     f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
+    f.add_argument("--holdout", type=float, default=0.1, metavar="FRACTION",
+                   help="share of the games held out for validation (0: fit on all)")
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
@@ -517,7 +519,7 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
     data = TrainData.concat([read_data(f) for f in args.data])
     t = time.perf_counter()
     w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed, smooth=args.smooth,
-                 progress=progress_for(args.quiet))
+                 val_fraction=args.holdout, progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
