@@ -7,6 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gameopt.cli.main import main
@@ -131,6 +132,14 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert "(0 held out)" in capsys.readouterr().out
     assert main(["reversi", "train", "fit", str(lined), "--holdout", "1", "-o",
                  str(smooth)]) == 2
+    mixed = tmp_path / "mixed.npz"
+    assert main(["reversi", "train", "blend", str(weights), str(smooth), "--share", "0.3",
+                 "-o", str(mixed)]) == 0
+    assert read_weights(mixed)[1]["blend"]["share"] == 0.3
+    assert np.allclose(read_weights(mixed)[0], 0.3 * read_weights(weights)[0]
+                       + 0.7 * read_weights(smooth)[0], atol=1e-5)
+    assert main(["reversi", "train", "blend", str(weights), str(data), "-o",
+                 str(mixed)]) == 2
     assert main(["reversi", "train", "generate", "--random-plies", "8-x", "-o",
                  str(data2)]) == 2
     assert main(["reversi", "train", "label", str(data), str(labelled), str(weights),

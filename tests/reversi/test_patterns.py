@@ -22,6 +22,7 @@ from gameopt.reversi.patterns import (
 from gameopt.reversi.train import (
     TrainData,
     backup_labels,
+    blend,
     features,
     fit,
     generate,
@@ -187,6 +188,21 @@ def test_line_labels_bootstrap_from_later_positions_of_the_same_game() -> None:
         line_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))
     with pytest.raises(InvalidInputError, match="mix"):
         line_labels(data, mix=1.5)
+
+
+def test_blend_mixes_two_weight_sets_and_so_their_evaluations() -> None:
+    """The blend's weights are the mix, so its prediction is the same mix of the two
+    fits' predictions; mismatched shapes or a share outside [0, 1] are refused."""
+    rng = np.random.default_rng(2)
+    a = rng.normal(0, 1, (N_STAGES, DEFAULT_SET.stage_size)).astype(np.float32)
+    b = rng.normal(0, 1, (N_STAGES, DEFAULT_SET.stage_size)).astype(np.float32)
+    m = blend(a, b, 0.25)
+    assert np.allclose(m, 0.25 * a + 0.75 * b, atol=1e-6)
+    assert np.array_equal(blend(a, b, 1.0), a)
+    with pytest.raises(InvalidInputError, match="share"):
+        blend(a, b, 1.5)
+    with pytest.raises(InvalidInputError, match="shapes"):
+        blend(a, b[:3], 0.5)
 
 
 def test_generate_draws_random_plies_per_game_from_a_range() -> None:

@@ -165,6 +165,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
+    f = ts.add_parser("blend", help="weights mixed from two weights files (SHARE of the "
+                      "first, the rest of the second)")
+    f.add_argument("first", metavar="FILE")
+    f.add_argument("second", metavar="FILE")
+    f.add_argument("--share", type=float, default=0.5, help="share of the first file")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_blend)
     f = ts.add_parser("mpc", help="Multi-ProbCut regressions fitted on this engine's own "
                       "searches (shallow against deep values of self-play positions)")
     f.add_argument("--games", type=int, default=150, help="self-play games")
@@ -529,6 +536,18 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                                    "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_blend(args: argparse.Namespace) -> int:
+    from gameopt.reversi.train import blend, read_weights, write_weights
+
+    a, meta_a = read_weights(args.first)
+    b, meta_b = read_weights(args.second)
+    write_weights(args.output, blend(a, b, args.share),
+                  {"blend": {"share": args.share, "first": meta_a, "second": meta_b}})
+    print(f"wrote {args.output}: {args.share:g} x {args.first} + {1 - args.share:g} x "
+          f"{args.second}")
     return 0
 
 
