@@ -7,6 +7,7 @@ import shlex
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gameopt.cli.main import main
@@ -118,6 +119,31 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert read_weights(smooth)[1]["smooth"] is True
     assert read_weights(weights)[1]["smooth"] is False
     assert main(["reversi", "train", "label", str(weights), "-o", str(labelled)]) == 2
+    data2, lined = tmp_path / "d2.npz", tmp_path / "line.npz"
+    assert main(["reversi", "train", "generate", "--games", "3", "--exact", "10",
+                 "--random-plies", "9-12", "--seed", "4", "--workers", "1", "-q", "-o",
+                 str(data2)]) == 0
+    capsys.readouterr()
+    assert main(["reversi", "train", "label", str(data), str(data2), "--line", "--iters",
+                 "5", "-q", "-o", str(lined)]) == 0
+    assert "along the game lines" in capsys.readouterr().out
+    assert main(["reversi", "train", "fit", str(lined), "--iters", "5", "-q", "--holdout",
+                 "0", "-o", str(smooth)]) == 0
+    assert "(0 held out)" in capsys.readouterr().out
+    assert main(["reversi", "train", "fit", str(lined), "--holdout", "1", "-o",
+                 str(smooth)]) == 2
+    mixed = tmp_path / "mixed.npz"
+    assert main(["reversi", "train", "blend", str(weights), str(smooth), "--share", "0.3",
+                 "-o", str(mixed)]) == 0
+    assert read_weights(mixed)[1]["blend"]["share"] == 0.3
+    assert np.allclose(read_weights(mixed)[0], 0.3 * read_weights(weights)[0]
+                       + 0.7 * read_weights(smooth)[0], atol=1e-5)
+    assert main(["reversi", "train", "blend", str(weights), str(data), "-o",
+                 str(mixed)]) == 2
+    assert main(["reversi", "train", "generate", "--random-plies", "8-x", "-o",
+                 str(data2)]) == 2
+    assert main(["reversi", "train", "label", str(data), str(labelled), str(weights),
+                 "--line", "-o", str(lined)]) == 2
     assert main(["reversi", "match", "--a", f"depth=1,eval={weights}", "--b", "depth=1",
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
     assert "2 games" in capsys.readouterr().out

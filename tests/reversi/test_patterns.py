@@ -22,9 +22,11 @@ from gameopt.reversi.patterns import (
 from gameopt.reversi.train import (
     TrainData,
     backup_labels,
+    blend,
     features,
     fit,
     generate,
+    line_labels,
     read_data,
     read_weights,
     write_data,
@@ -157,6 +159,61 @@ def test_backup_labels_keep_exact_endings_and_back_up_searches() -> None:
     assert not np.array_equal(out.target[~exact], data.target[~exact])
     with pytest.raises(InvalidInputError, match="exact_empties"):
         backup_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))
+
+
+def test_line_labels_bootstrap_from_later_positions_of_the_same_game() -> None:
+    """Exact endings keep their label; with mix=1 every label is the game result again;
+    with mix=0 a position whose later positions (4..7 plies on) are all exact gets the
+    mean of their exact labels, signed for the side to move."""
+    data = generate(5, seed=3, workers=1, exact_empties=12, epsilon=0.0)
+    out = line_labels(data, iters=20)
+    empties = out.empties
+    exact = empties <= 12
+    assert np.array_equal(out.target[exact], data.target[exact])
+    assert out.meta["labels"] == "line"
+    assert np.array_equal(line_labels(data, mix=1.0, iters=20).target, data.target)
+    n = len(data)
+    checked = 0
+    for t in range(n):
+        later = [t + k for k in range(4, 8)]
+        if (exact[t] or later[-1] >= n or any(data.game[i] != data.game[t] for i in later)
+                or not all(exact[i] for i in later)):
+            continue
+        want = np.mean([data.target[i] * (1 if k % 2 == 0 else -1)
+                        for k, i in zip(range(4, 8), later, strict=True)])
+        assert out.target[t] == pytest.approx(want, abs=1e-4)
+        checked += 1
+    assert checked >= 5  # the positions 4..7 plies before each exact ending
+    with pytest.raises(InvalidInputError, match="exact_empties"):
+        line_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))
+    with pytest.raises(InvalidInputError, match="mix"):
+        line_labels(data, mix=1.5)
+
+
+def test_blend_mixes_two_weight_sets_and_so_their_evaluations() -> None:
+    """The blend's weights are the mix, so its prediction is the same mix of the two
+    fits' predictions; mismatched shapes or a share outside [0, 1] are refused."""
+    rng = np.random.default_rng(2)
+    a = rng.normal(0, 1, (N_STAGES, DEFAULT_SET.stage_size)).astype(np.float32)
+    b = rng.normal(0, 1, (N_STAGES, DEFAULT_SET.stage_size)).astype(np.float32)
+    m = blend(a, b, 0.25)
+    assert np.allclose(m, 0.25 * a + 0.75 * b, atol=1e-6)
+    assert np.array_equal(blend(a, b, 1.0), a)
+    with pytest.raises(InvalidInputError, match="share"):
+        blend(a, b, 1.5)
+    with pytest.raises(InvalidInputError, match="shapes"):
+        blend(a, b[:3], 0.5)
+
+
+def test_generate_draws_random_plies_per_game_from_a_range() -> None:
+    """(lo, hi): each game opens with its own number of random moves, recorded as a
+    range; a bad range is refused in one line."""
+    data = generate(6, seed=5, workers=1, random_plies=(10, 14), exact_empties=8, depth=1)
+    assert data.meta["random_plies"] == [10, 14]
+    fixed = generate(2, seed=5, workers=1, random_plies=9, exact_empties=8, depth=1)
+    assert fixed.meta["random_plies"] == 9
+    with pytest.raises(InvalidInputError, match="random_plies"):
+        generate(2, random_plies=(5, 3))
 
 
 def test_train_data_concat_keeps_games_apart() -> None:

@@ -124,7 +124,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--games", type=int, default=1000)
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--depth", type=int, default=2, help="self-play search depth")
-    g.add_argument("--random-plies", type=int, default=8)
+    g.add_argument("--random-plies", default="8", metavar="N|LO-HI",
+                   help="random moves that open each game (LO-HI: uniform per game)")
     g.add_argument("--exact", type=int, default=14, metavar="EMPTIES",
                    help="solve exactly from this many empties")
     g.add_argument("--epsilon", type=float, default=0.05, help="share of random moves")
@@ -135,9 +136,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.set_defaults(func=cmd_train_generate)
     f = ts.add_parser("label", help="relabel data by backed-up searches, stage by stage "
                       "from the exact endings back")
-    f.add_argument("data", metavar="FILE", help="data from train generate")
+    f.add_argument("data", nargs="+", metavar="FILE",
+                   help="data from train generate (several: labelled as one set)")
     f.add_argument("--depth", type=int, default=4, help="backup search depth")
+    f.add_argument("--line", action="store_true",
+                   help="bootstrap along each game's own line (static evaluations of the "
+                   "positions 4-7 plies later; no search: minutes for millions)")
+    f.add_argument("--mix", type=float, default=0.0,
+                   help="with --line: share of the game result in each label")
     f.add_argument("--damp", type=float, default=1.0, help="least-squares damping")
+    f.add_argument("--iters", type=int, default=300, help="LSQR iterations per stage")
     f.add_argument("--workers", type=int, default=None)
     f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
     f.add_argument("-q", "--quiet", action="store_true")
@@ -152,9 +160,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="fit stages from the last back, each damped toward the next "
                    "stage's weights instead of toward 0")
     f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
+    f.add_argument("--holdout", type=float, default=0.1, metavar="FRACTION",
+                   help="share of the games held out for validation (0: fit on all)")
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
+    f = ts.add_parser("blend", help="weights mixed from two weights files (SHARE of the "
+                      "first, the rest of the second)")
+    f.add_argument("first", metavar="FILE")
+    f.add_argument("second", metavar="FILE")
+    f.add_argument("--share", type=float, default=0.5, help="share of the first file")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_blend)
     f = ts.add_parser("mpc", help="Multi-ProbCut regressions fitted on this engine's own "
                       "searches (shallow against deep values of self-play positions)")
     f.add_argument("--games", type=int, default=150, help="self-play games")
@@ -443,7 +460,13 @@ def cmd_train_generate(args: argparse.Namespace) -> int:
     from gameopt.reversi.train import generate, write_data
 
     t = time.perf_counter()
-    data = generate(args.games, seed=args.seed, random_plies=args.random_plies,
+    lo, _, hi = args.random_plies.partition("-")
+    try:
+        plies = (int(lo), int(hi or lo))
+    except ValueError:
+        raise InvalidInputError(f"--random-plies {args.random_plies!r}: expected N or "
+                                "LO-HI") from None
+    data = generate(args.games, seed=args.seed, random_plies=plies,
                     depth=args.depth, exact_empties=args.exact, epsilon=args.epsilon,
                     scheduler=args.scheduler, workers=args.workers,
                     progress=progress_for(args.quiet))
@@ -456,17 +479,43 @@ def cmd_train_generate(args: argparse.Namespace) -> int:
 
 def cmd_train_label(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
-    from gameopt.reversi.train import backup_labels, read_data, write_data
+    from gameopt.reversi.train import (
+        TrainData,
+        backup_labels,
+        line_labels,
+        read_data,
+        write_data,
+    )
 
-    data = read_data(args.data)
+    parts = [read_data(f) for f in args.data]
+    if len(parts) == 1:
+        data = parts[0]
+    else:
+        data = TrainData.concat(parts)
+        ends = [p.meta.get("exact_empties") for p in parts]
+        if any(not isinstance(e, int) for e in ends):
+            bad = next(f for f, e in zip(args.data, ends, strict=True)
+                       if not isinstance(e, int))
+            raise InvalidInputError(f"train label: {bad}: data "
+                                    "without its exact-ending depth (exact_empties)")
+        data = TrainData(data.player, data.opponent, data.target, data.game,
+                         {**data.meta, "format": parts[0].meta["format"],
+                          "exact_empties": min(e for e in ends if isinstance(e, int))})
     t = time.perf_counter()
-    out = backup_labels(data, depth=args.depth, damp=args.damp, scheduler=args.scheduler,
-                        workers=args.workers, progress=progress_for(args.quiet))
+    if args.line:
+        out = line_labels(data, mix=args.mix, damp=args.damp, iters=args.iters,
+                          progress=progress_for(args.quiet))
+        how = "bootstrapping along the game lines"
+    else:
+        out = backup_labels(data, depth=args.depth, damp=args.damp, iters=args.iters,
+                            scheduler=args.scheduler, workers=args.workers,
+                            progress=progress_for(args.quiet))
+        how = f"{args.depth}-ply backed-up searches"
     write_data(args.output, out)
     wall = time.perf_counter() - t
     n = int((out.empties > out.meta["exact_empties"]).sum())
-    print(f"wrote {args.output}: {n} of {len(out)} positions labelled by {args.depth}-ply "
-          f"backed-up searches in {wall:.1f} s wall ({n / max(wall, 1e-9):.0f} positions/s)")
+    print(f"wrote {args.output}: {n} of {len(out)} positions labelled by {how} in "
+          f"{wall:.1f} s wall ({n / max(wall, 1e-9):.0f} positions/s)")
     return 0
 
 
@@ -477,7 +526,7 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
     data = TrainData.concat([read_data(f) for f in args.data])
     t = time.perf_counter()
     w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed, smooth=args.smooth,
-                 progress=progress_for(args.quiet))
+                 val_fraction=args.holdout, progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
@@ -487,6 +536,18 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                                    "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_blend(args: argparse.Namespace) -> int:
+    from gameopt.reversi.train import blend, read_weights, write_weights
+
+    a, meta_a = read_weights(args.first)
+    b, meta_b = read_weights(args.second)
+    write_weights(args.output, blend(a, b, args.share),
+                  {"blend": {"share": args.share, "first": meta_a, "second": meta_b}})
+    print(f"wrote {args.output}: {args.share:g} x {args.first} + {1 - args.share:g} x "
+          f"{args.second}")
     return 0
 
 

@@ -7,7 +7,8 @@ and squares, and training facts. Reading checks the format, the terms, the patte
 and the shape.
 
 The engine's default evaluation is the shipped file ``data/weights.npz``, made by the
-commands in the README (self-play, backed-up labels, least squares) from nothing.
+commands in the README from nothing: half a fit on backed-up labels, half a fit on line
+labels of other games (self-play, labels, least squares, then a blend).
 """
 
 from __future__ import annotations
