@@ -244,3 +244,48 @@ def test_ffo_up_to_20_empties_match_the_files(reversi_data: Path) -> None:
         assert r.move in e.best_moves, (e.line, r.move)
         checked += 1
     assert checked >= 20
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_selective_passes_leave_the_solve_exact(seed: int) -> None:
+    # probcut at every node from 9 empties, with confidences that cut almost everywhere
+    # (t tiny, sigma 0): the selective passes are wrong as often as not, and their bounds
+    # must never reach the exact pass (they are stored at a table depth of their own)
+    b = random_position(600 + seed, 16)
+    want = solve(b, params=SearchParams(aspiration=False)).score
+    wild = SearchParams(end_selectivity=(0.01, 0.5), end_sel_min=9, end_sel_d4=12,
+                        end_sel_sigma=(0, 0, 0, 0))
+    r = solve(b, params=wild)
+    assert r.exact and r.score == want
+    fitted = SearchParams(end_selectivity=(1.0, 2.0), end_sel_min=9)
+    assert solve(b, params=fitted).score == want
+
+
+def test_selective_pass_cuts_and_stays_off_the_exact_table_depths() -> None:
+    b = random_position(610, 16)
+    par = SearchParams(end_sel_min=9, end_sel_sigma=(0, 0, 0, 0), eval_kind=HEURISTIC).array()
+    keys, data = _tt.new_table(14)
+    st = np.zeros(pp.N_ST, dtype=np.int64)
+    args = (np.uint64(b.player), np.uint64(b.opponent))
+    exact_nodes = 0
+    for selective in (False, True):
+        par[pp.END_SEL_T] = 1 if selective else 0
+        par[pp.END_DEPTH_OFF] = -64 if selective else 0
+        keys[:] = 0
+        st[:] = 0
+        _endgame.search(*args, -1, 1, st, np.zeros(1, np.uint8), par, W, keys, data)
+        used = data[(keys[:, 0] != 0) & (data[:, _tt.DEPTH] >= 8)]
+        if selective:
+            assert st[pp.NODES] < exact_nodes  # the cuts prune the tree
+            # every endgame bound at a selective depth (the shallow searches' are 1, 2)
+            assert len(used) == 0
+        else:
+            exact_nodes = int(st[pp.NODES])
+            assert len(used) > 0
+
+
+def test_selective_params_are_checked() -> None:
+    for bad in ({"end_selectivity": (0.0,)}, {"end_selectivity": (11,)},
+                {"end_sel_min": 8}, {"end_sel_sigma": (1, 2, 3)}, {"end_sel_bias": (1e9, 0)}):
+        with pytest.raises(InvalidInputError, match="end_sel"):
+            SearchParams(**bad)  # type: ignore[arg-type]

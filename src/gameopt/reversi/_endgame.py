@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gameopt.reversi import _midgame
 from gameopt.reversi import _stack as sk
 from gameopt.reversi._bitboard import (
     CORNERS,
@@ -34,19 +35,30 @@ from gameopt.reversi._bitboard import (
 )
 from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi._params import (
+    END_DEPTH_OFF,
     END_EVAL_W,
     END_HEURISTIC1,
     END_SEARCH,
     END_SEARCH3,
+    END_SEL_B0,
+    END_SEL_B1,
+    END_SEL_D4,
+    END_SEL_MIN,
+    END_SEL_S0,
+    END_SEL_S0_4,
+    END_SEL_S1,
+    END_SEL_S1_4,
+    END_SEL_T,
     END_SORT_HEIGHT,
     ETC,
     EVAL_KIND,
     NODES,
     PVS,
     STABILITY,
+    STOPPED,
     USE_TT,
 )
-from gameopt.reversi._stack import BIT
+from gameopt.reversi._stack import BIT, final_score
 from gameopt.reversi._tt import DEPTH, UPPER, probe
 
 __all__ = ["search", "final_score", "solve4"]
@@ -64,19 +76,6 @@ NEIGHBOUR = _neighbours()
 QUADRANT = np.array([(s // 32) * 2 + (s % 8) // 4 for s in range(64)], dtype=np.int64)
 QUAD_MASK = np.array([sum(1 << s for s in range(64) if (s // 32) * 2 + (s % 8) // 4 == q)
                       for q in range(4)], dtype=np.uint64)
-
-
-@njit(cache=True, inline="always")
-def final_score(P: np.uint64, O: np.uint64) -> int:
-    """Disc difference at the end of the game; the empty squares go to the winner."""
-    p = popcount(P)
-    o = popcount(O)
-    e = 64 - p - o
-    if p > o:
-        return p - o + e
-    if p < o:
-        return p - o - e
-    return 0
 
 
 @njit(cache=True, inline="always")
@@ -427,18 +426,54 @@ def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
 
 @njit(cache=True, inline="always")
 def _etc(P: np.uint64, O: np.uint64, n: int, sq: np.ndarray, fl: np.ndarray, k: int,
-         beta: int, empties: int, keys: np.ndarray, data: np.ndarray) -> int:
+         beta: int, depth: int, keys: np.ndarray, data: np.ndarray) -> int:
     """Enhanced transposition cutoff over row k of sq/fl: a value >= beta proved by a
-    child's stored upper bound (the child, after any move, has ``empties - 1`` empties),
+    child's stored upper bound (the child, after any move, has table depth ``depth - 1``),
     else -INF."""
     for j in range(n):
         f = fl[k, j]
         slot = probe(keys, O ^ f, P | f | BIT[sq[k, j]])
-        if slot >= 0 and data[slot, DEPTH] == empties - 1:
+        if slot >= 0 and data[slot, DEPTH] == depth - 1:
             v = -data[slot, UPPER]
             if v >= beta:
                 return v
     return -INF
+
+
+@njit(cache=True, inline="always")
+def _probcut(P: np.uint64, O: np.uint64, n: int, alpha: int, beta: int, st: np.ndarray,
+             stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+             data: np.ndarray) -> tuple[bool, int]:
+    """ProbCut of a selective pass (Buro) at a node with ``n`` empties: (cut, value).
+
+    The exact score is taken as the shallow midgame value (2 plies, 4 from
+    ``par[END_SEL_D4]`` empties) plus a bias (``par[END_SEL_B0]``, ``par[END_SEL_B1]``
+    with an odd ``n``) plus a normal error of deviation ``S0 + S1 n`` centi-discs (per
+    shallow depth); the node fails high with ``beta`` when one null-window search proves
+    the prediction at least ``t`` deviations above beta, low with ``alpha`` when at least
+    ``t`` below alpha (``t = par[END_SEL_T] / 100``). Only a selective pass calls it: its
+    bounds go to the table at a depth of their own (``par[END_DEPTH_OFF]``), never read
+    by the exact pass.
+    """
+    if n >= par[END_SEL_D4]:
+        ds = 4
+        sg = par[END_SEL_S0_4] + par[END_SEL_S1_4] * n
+    else:
+        ds = 2
+        sg = par[END_SEL_S0] + par[END_SEL_S1] * n
+    sg = (sg * par[END_SEL_T]) // 100
+    bias = par[END_SEL_B1] if n & 1 else par[END_SEL_B0]
+    if beta < 64:
+        bound = 100 * beta + sg - bias
+        if _midgame.search(P, O, ds, bound - 1, bound, st, stop, par, w, keys,
+                           data) >= bound:
+            return True, beta
+    if alpha > -64:
+        bound = 100 * alpha - sg - bias
+        if _midgame.search(P, O, ds, bound, bound + 1, st, stop, par, w, keys,
+                           data) <= bound:
+            return True, alpha
+    return False, 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -480,13 +515,21 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
         if top < beta:
             beta = top
     hash_move = -1
+    depth = fv[k, sk.DEPTH]  # n, or n + par[END_DEPTH_OFF] in a selective pass
     if par[USE_TT] != 0:
-        cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, n, alpha, beta)
+        cut, v, alpha, beta, hash_move = sk.probe_bounds(keys, data, P, O, depth, alpha,
+                                                         beta)
+        if cut:
+            return sk.DONE, v
+    if par[END_SEL_T] > 0 and n >= par[END_SEL_MIN]:
+        cut, v = _probcut(P, O, n, alpha, beta, st, stop, par, w, keys, data)
+        if st[STOPPED]:
+            return sk.STOP, 0
         if cut:
             return sk.DONE, v
     count = _list_moves(P, O, moves, wsq, wfl, k)
     if par[USE_TT] != 0 and par[ETC] > 0 and n >= par[ETC]:
-        v = _etc(P, O, count, wsq, wfl, k, beta, n, keys, data)
+        v = _etc(P, O, count, wsq, wfl, k, beta, depth, keys, data)
         if v > -INF:
             return sk.DONE, v
     fv[k, sk.KIND] = sk.SORTED
@@ -513,4 +556,5 @@ def search(P: np.uint64, O: np.uint64, alpha: int, beta: int, st: np.ndarray,
         v, nodes = shallow(P, O, alpha, beta)
         st[NODES] += nodes
         return v
-    return sk.walk(P, O, n, alpha, beta, st, stop, par, w, keys, data, _enter, INF)
+    return sk.walk(P, O, n + par[END_DEPTH_OFF], alpha, beta, st, stop, par, w, keys, data,
+                   _enter, INF)

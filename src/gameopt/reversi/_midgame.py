@@ -30,7 +30,6 @@ from numba import njit
 
 from gameopt.reversi import _stack as sk
 from gameopt.reversi._bitboard import U0, U1, flips, get_moves, popcount, square_of
-from gameopt.reversi._endgame import final_score
 from gameopt.reversi._eval import evaluate
 from gameopt.reversi._params import (
     EVAL_KIND,
@@ -45,6 +44,7 @@ from gameopt.reversi._params import (
     STOPPED,
     USE_TT,
 )
+from gameopt.reversi._stack import final_score
 from gameopt.reversi._tt import LOWER, UPPER, probe
 
 __all__ = ["search", "search_mpc", "INF"]

@@ -22,11 +22,21 @@ ETC = 10             # exact solver: enhanced transposition cutoff from this man
 END_HEURISTIC1 = 11  # exact solver: 1 = the 1-ply order search by the heuristic, any EVAL_KIND
 MPC = 12             # midgame: 1 = Multi-ProbCut (the table below)
 MPC_T = 13           # its confidence t, in hundredths (cut when t sigma from the bound)
+END_SEL_T = 14       # exact solver, selective passes: probcut confidence t, hundredths (0: exact)
+END_SEL_MIN = 15     # ... probcut at nodes with this many empties and more
+END_SEL_D4 = 16      # ... the shallow search is 4 plies from this many empties (else 2)
+END_SEL_S0 = 17      # ... sigma of the exact score given the shallow value, centi-discs:
+END_SEL_S1 = 18      # ... S0 + S1 * empties after 2 plies,
+END_SEL_S0_4 = 19    # ... S0_4 + S1_4 * empties after 4 plies
+END_SEL_S1_4 = 20
+END_SEL_B0 = 21      # ... exact score minus shallow value, mean, even empties (centi-discs)
+END_SEL_B1 = 22      # ... the same, odd empties
+END_DEPTH_OFF = 23   # ... added to the empties as the table depth (< 0 in a selective pass)
 #: Multi-ProbCut table from MPC_BASE: for each empties e (0..60) and depth d (0..MPC_MAXD),
 #: MPC_FIELDS ints at MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS: the shallow depth
 #: (0: no cut), the slope a in 1/1024, the intercept b and the residual sigma (centi-discs)
 #: of the regression deep value = a * shallow value + b.
-MPC_BASE = 14
+MPC_BASE = 24
 MPC_MAXD = 16
 MPC_FIELDS = 4
 N_PAR = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS

@@ -34,12 +34,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameopt.reversi._bitboard import U0, U1, flips, square_of
+from gameopt.reversi._bitboard import U0, U1, flips, popcount, square_of
 from gameopt.reversi._params import CHECK_MASK, NODE_LIMIT, NODES, PVS, STOPPED, USE_TT
 from gameopt.reversi._tt import DEPTH as TT_DEPTH
 from gameopt.reversi._tt import LOWER, MOVE, UPPER, probe, store
 
-__all__ = ["walk", "BIT", "MAX_PLY"]
+__all__ = ["walk", "BIT", "MAX_PLY", "final_score"]
 
 MAX_PLY = 128
 #: 1 << s for every square
@@ -58,6 +58,19 @@ SORTED, PLAIN, PASS = 0, 1, 2
 FULL, NULL, RESEARCH = 0, 1, 2
 # what entering or receiving did: pushed a child (go down), finished (value up), stopped
 PUSHED, DONE, STOP = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def final_score(P: np.uint64, O: np.uint64) -> int:
+    """Disc difference at the end of the game; the empty squares go to the winner."""
+    p = popcount(P)
+    o = popcount(O)
+    e = 64 - p - o
+    if p > o:
+        return p - o + e
+    if p < o:
+        return p - o - e
+    return 0
 
 
 @njit(cache=True, inline="always")

@@ -106,6 +106,25 @@ class SearchParams:
     mpc_table : MpcTable or None
         The cut pairs and regressions (None: the shipped ones,
         :func:`gameopt.reversi.probcut.shipped_mpc`).
+    end_selectivity : tuple of float
+        :func:`solve`: the confidences t of selective passes run before the exact one
+        (rising; empty: none). Each pass is the solver with ProbCut at nodes of
+        ``end_sel_min`` empties and more (a node is cut when a shallow search puts the
+        score ``t`` deviations beyond the window); it leaves its best moves in the table
+        and its score as the next pass's aspiration guess. Its bounds are stored at a
+        table depth of their own, so the exact pass never reads them: the answer stays
+        exact.
+    end_sel_min : int
+        Empties from which a selective pass tries ProbCut.
+    end_sel_d4 : int
+        Empties from which its shallow search is 4 plies deep (else 2).
+    end_sel_sigma : tuple of int
+        ``(s0, s1, s0', s1')``: the deviation of the exact score from the shallow value at
+        ``e`` empties is taken as ``s0 + s1 e`` centi-discs after a 2-ply search,
+        ``s0' + s1' e`` after a 4-ply one.
+    end_sel_bias : tuple of int
+        The exact score minus the shallow value on average, centi-discs, with an even and
+        an odd number of empties (the side to move at odd empties has the last move).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -130,6 +149,11 @@ class SearchParams:
     mpc: bool = False
     mpc_t: float = 1.5
     mpc_table: MpcTable | None = field(default=None, compare=False)
+    end_selectivity: tuple[float, ...] = ()
+    end_sel_min: int = 14
+    end_sel_d4: int = 18
+    end_sel_sigma: tuple[int, int, int, int] = (650, 15, 420, 17)
+    end_sel_bias: tuple[int, int] = (50, 380)
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -149,6 +173,19 @@ class SearchParams:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
         if not 0 <= self.mpc_t <= 10:
             raise InvalidInputError(f"mpc_t {self.mpc_t}: expected 0..10")
+        object.__setattr__(self, "end_selectivity", tuple(self.end_selectivity))
+        for t in self.end_selectivity:
+            if not 0 < t <= 10:
+                raise InvalidInputError(f"end_selectivity {t}: expected 0 < t <= 10")
+        for name in ("end_sel_min", "end_sel_d4"):
+            if not 9 <= getattr(self, name) <= 64:
+                raise InvalidInputError(f"{name} {getattr(self, name)}: expected 9..64 empties")
+        for name, n in (("end_sel_sigma", 4), ("end_sel_bias", 2)):
+            x = tuple(getattr(self, name))
+            if len(x) != n or not all(-6400 <= v <= 6400 for v in x):
+                raise InvalidInputError(f"{name} {x}: expected {n} centi-disc figures "
+                                        "-6400..6400")
+            object.__setattr__(self, name, x)
 
     def array(self, node_limit: int = 0) -> np.ndarray:
         par = np.zeros(pp.N_PAR, dtype=np.int64)
@@ -165,6 +202,10 @@ class SearchParams:
                               else 16 if self.eval_kind == EvalKind.PATTERN else 64)
         par[pp.ETC] = self.etc
         par[pp.END_HEURISTIC1] = int(self.end_heuristic1)
+        par[pp.END_SEL_MIN] = self.end_sel_min
+        par[pp.END_SEL_D4] = self.end_sel_d4
+        par[pp.END_SEL_S0:pp.END_SEL_S0 + 4] = self.end_sel_sigma
+        par[pp.END_SEL_B0:pp.END_SEL_B0 + 2] = self.end_sel_bias
         table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
         if self.mpc and table is not None:
             par[pp.MPC] = 1
@@ -523,13 +564,43 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
+        if params.aspiration:
+            for i, t in enumerate(params.end_selectivity):
+                found = _selective_pass(run, board, order, alpha, beta, guess, t,
+                                        len(params.end_selectivity) - i)
+                if found is None:
+                    return run.result(Move(order[0]), 0.0, False, 0, (), True)
+                guess, order = found
         return _solve_with(run, board, order, alpha, beta,
                            guess if params.aspiration else None)
 
 
-def _solve_with(run: _Run, board: Board, order: list[int], alpha: int = -64,
-                beta: int = 64, guess: int | None = None) -> SearchResult:
-    """Solve within (alpha, beta): at once, or from the window (guess - 1, guess + 1).
+def _selective_pass(run: _Run, board: Board, order: list[int], alpha: int, beta: int,
+                    guess: int | None, t: float, level: int
+                    ) -> tuple[int, list[int]] | None:
+    """One selective pass with confidence ``t`` (see ``SearchParams.end_selectivity``):
+    its score (the next guess) and the root order with its best move first; None if
+    stopped. Its bounds go to the table at depth ``empties - 64 * level``."""
+    run.par[pp.END_SEL_T] = round(100 * t)
+    run.par[pp.END_DEPTH_OFF] = -64 * level
+    try:
+        found = _aspirate(run, board, order, alpha, beta, guess, tries=4)
+    finally:
+        run.par[pp.END_SEL_T] = 0
+        run.par[pp.END_DEPTH_OFF] = 0
+    if found is None:
+        return None
+    v, move, order = found
+    v = min(max(v, alpha + 1), beta - 1)
+    return v, [move] + [s for s in order if s != move]
+
+
+def _aspirate(run: _Run, board: Board, order: list[int], alpha: int, beta: int,
+              guess: int | None, tries: int = 0) -> tuple[int, int, list[int]] | None:
+    """Search the root within (alpha, beta): at once, or from the window (guess - 1,
+    guess + 1). Returns (fail-soft value, best move, root order) or None if stopped.
+    ``tries`` > 0 stops after that many windows (a selective search is not a function of
+    its window: its bounds may contradict each other, and the windows would never meet).
 
     Final scores are even, so that window decides whether the score is exactly ``guess``;
     on a fail-low (fail-high) the fail-soft bound moves the window below (above) it, its
@@ -542,7 +613,10 @@ def _solve_with(run: _Run, board: Board, order: list[int], alpha: int = -64,
     while True:
         v, scores = run.end_root(board, order, lo, hi)
         if run.stopped:
-            return run.result(Move(order[0]), 0.0, False, 0, (), True)
+            return None
+        tries -= 1
+        if tries == 0:
+            break
         if v <= lo and lo > alpha:      # fail low: the score is at most v
             hi, lo = v + 1, max(alpha, v - step)
         elif v >= hi and hi < beta:     # fail high: at least v
@@ -554,7 +628,17 @@ def _solve_with(run: _Run, board: Board, order: list[int], alpha: int = -64,
         if best:  # the move that gave the bound first in the next search
             order = best[:1] + [s for s in order if s != best[0]]
     best = [order[i] for i in range(len(order)) if scores[i] == v]
-    move = Move(best[0]) if best else Move(order[0])
+    return v, best[0] if best else order[0], order
+
+
+def _solve_with(run: _Run, board: Board, order: list[int], alpha: int = -64,
+                beta: int = 64, guess: int | None = None) -> SearchResult:
+    """Solve within (alpha, beta) (see :func:`_aspirate`) and follow a principal variation."""
+    found = _aspirate(run, board, order, alpha, beta, guess)
+    if found is None:
+        return run.result(Move(order[0]), 0.0, False, 0, (), True)
+    v, square, order = found
+    move = Move(square)
     pv = _exact_pv(run, board.play(move), -v) if alpha < v < beta else ()
     return run.result(move, v, True, board.empties, (move,) + pv, bound=float(v))
 
