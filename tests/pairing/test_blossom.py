@@ -182,6 +182,7 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
     # One partner each: the first candidate graph lacks a perfect matching (widened)
     # and misses better pairs (priced in over several warm-started rounds).
     monkeypatch.setattr(_sparse, "CANDIDATES", 1)
+    monkeypatch.setattr(_sparse, "TIE_WHOLE", 0)  # the tie phase by candidates too
     rng = np.random.default_rng(11)
     for n in (50, 120):
         c, a, t = tie_instance(rng, n, 0.2, 12)
@@ -193,7 +194,13 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
             (matching_cost(c, ref), matching_cost(t, ref))
 
 
-def test_tie_levels_one_at_a_time_equal_the_combined_tie() -> None:
+@pytest.mark.parametrize("whole", [True, False])
+def test_tie_levels_one_at_a_time_equal_the_combined_tie(
+        whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # whole: each tight graph solved at once; else by candidates and pricing rounds
+    if not whole:
+        monkeypatch.setattr(_sparse, "TIE_WHOLE", 0)
+        monkeypatch.setattr(_sparse, "TIE_CANDIDATES", 2)
     rng = np.random.default_rng(8)
     for n in (30, 90, 160):
         c, a, key = tie_instance(rng, n, 0.2, 4)
@@ -202,6 +209,7 @@ def test_tie_levels_one_at_a_time_equal_the_combined_tie() -> None:
         stats: dict[str, object] = {}
         got = sparse_exact(c, a, combined, stats, tiers=(key, rank2))
         assert got is not None and "tie_edges" in stats
+        assert (int(stats["tie_rounds"]) == 1) == whole  # type: ignore[call-overload]
         ref = min_weight_perfect_matching(c, a, tiebreak=combined, method="rustworkx")
         assert [matching_cost(m, got) for m in (c, key, rank2)] == \
             [matching_cost(m, ref) for m in (c, key, rank2)]

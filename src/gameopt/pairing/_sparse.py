@@ -41,7 +41,7 @@ from gameopt.pairing._blossom_kernel import (
     price_edges,
 )
 
-__all__ = ["CANDIDATES", "TIE_CANDIDATES", "sparse_exact"]
+__all__ = ["CANDIDATES", "TIE_CANDIDATES", "TIE_WHOLE", "sparse_exact"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,10 @@ BoolMatrix = npt.NDArray[np.bool_]
 CANDIDATES = 10
 #: Best tight pairs per player in the first candidate graph of the tie phase.
 TIE_CANDIDATES = 30
+#: Largest tight graph (edges, per connected component) the tie phase solves whole in
+#: one blossom run, without a candidate graph and pricing rounds (the kernel's cold
+#: start on the whole tight graph is cheaper than re-solving growing candidate graphs).
+TIE_WHOLE = 3_000_000
 #: Largest absolute doubled, shifted edge cost the sparse path hands to its kernel.
 _FIT = 2**58
 
@@ -241,9 +245,11 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     matching of tight pairs doing so costs ``c(M)``. So the optimal matchings are the
     perfect matchings of the tight graph maximising ``Σ_{e ∈ M} d(e)``, ``d(e)`` the
     number of such blossoms holding both ends. The same loop solves the tight graph
-    with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total (candidates:
-    ``M`` and each player's best tight pairs; pricing over the tight graph): its least
-    is an optimal matching of least tie.
+    with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total: its least
+    is an optimal matching of least tie. A tight component of up to :data:`TIE_WHOLE`
+    pairs is solved whole (one cold blossom run); a larger one by the same loop
+    (candidates: ``M`` and each player's best tight pairs; pricing over the tight
+    graph).
 
     ``tiers``, when given, replace ``tie`` by levels ordered lexicographically, solved
     one after the other the same way (each on the tight graph of the level above).
@@ -387,9 +393,13 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     def widen2(stuck: npt.NDArray[np.bool_]) -> None:
         return None  # the candidates hold the phase-1 matching: never stuck
 
-    few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
-    key = np.union1d(ti[few] * n + tj[few], np.minimum(mu, mv) * n + np.maximum(mu, mv))
-    got = _solve_priced(n, (key // n, key % n), ec2, price2, widen2)
+    if ti.size <= TIE_WHOLE:  # the whole tight graph (it holds the matching above)
+        cand = (ti, tj)
+    else:
+        few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
+        key = np.union1d(ti[few] * n + tj[few], np.minimum(mu, mv) * n + np.maximum(mu, mv))
+        cand = (key // n, key % n)
+    got = _solve_priced(n, cand, ec2, price2, widen2)
     if got is None:
         return None
     sol2, (eu2, ev2), rounds2, scale = got
