@@ -380,10 +380,16 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     lo2 = int(c2.min(initial=0))
     tkeys = ti * n + tj
 
+    whole = ti.size <= TIE_WHOLE  # the whole tight graph (it holds the matching above)
+
     def ec2(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        if whole:
+            return 2 * (c2 - lo2)
         return 2 * (c2[np.searchsorted(tkeys, eu * n + ev)] - lo2)
 
     def price2(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
+        if whole:  # every pair is a candidate: nothing left to price
+            return none, none, none
         _, _, y, w, parent, _, _ = sol
         cpar, cumw, cumpos, _ = laminar_sums(n, w, parent)
         r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, cpar, cumw, cumpos)
@@ -393,7 +399,8 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     def widen2(stuck: npt.NDArray[np.bool_]) -> None:
         return None  # the candidates hold the phase-1 matching: never stuck
 
-    if ti.size <= TIE_WHOLE:  # the whole tight graph (it holds the matching above)
+    none = np.empty(0, dtype=np.int64)
+    if whole:
         cand = (ti, tj)
     else:
         few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)

@@ -151,7 +151,7 @@ def check_matrices(cost: npt.ArrayLike, allowed: npt.ArrayLike | None,
         if t.shape != (n, n) or not np.issubdtype(t.dtype, np.integer) or (t < 0).any():
             raise InvalidInputError(f"matching: tiebreak must be a non-negative integer "
                                     f"{n}x{n} matrix, got {t.dtype} {t.shape}")
-        t = t.astype(np.int64)
+        t = t.astype(np.int64, copy=False)
     names = [str(k) for k in range(n)] if labels is None else [str(x) for x in labels]
     if len(names) != n:
         raise InvalidInputError(f"matching: {len(names)} labels for {n} vertices")

@@ -68,7 +68,6 @@ import numpy.typing as npt
 
 from gameopt.core.files import read_text
 from gameopt.errors import InvalidInputError
-from gameopt.pairing import _cost_kernel as _ck
 from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 
 __all__ = [
@@ -910,7 +909,10 @@ def _matrices_kernel(players: Sequence[PlayerState], round_no: int, params: Pena
                      pos: Mapping[str, tuple[int, int]], as_black: npt.NDArray[np.int64],
                      last: npt.NDArray[np.bool_]) -> Matrices:
     """:func:`_matrices_numpy` by the one-pass kernel
-    (:func:`gameopt.pairing._cost_kernel.pair_matrices`)."""
+    (:func:`gameopt.pairing._cost_kernel.pair_matrices`; imported here: numba loads on
+    first use, not with the package)."""
+    from gameopt.pairing import _cost_kernel as _ck
+
     on = params.terms
     s = np.array([p.score for p in players], dtype=np.int64)
     codes: dict[str, int] = {}
