@@ -54,10 +54,14 @@ BoolMatrix = npt.NDArray[np.bool_]
 #: and the most violated edges per player a pricing round adds.
 CANDIDATES = 10
 #: Best tight pairs per player in the first candidate graph of the tie phase.
-TIE_CANDIDATES = 30
-#: Largest tight graph (edges, per connected component) the tie phase solves whole in
-#: one blossom run, without a candidate graph and pricing rounds (the kernel's cold
-#: start on the whole tight graph is cheaper than re-solving growing candidate graphs).
+TIE_CANDIDATES = 60
+#: Largest tight graph (edges, per connected component) the first tie level solves whole
+#: in one blossom run, without a candidate graph and pricing rounds: on its costs (colour
+#: keys, nearly sums of per-player terms) the kernel's greedy start leaves little to do,
+#: and one run is cheaper than re-solving growing candidate graphs whose pricing finds
+#: many tied pairs. The lower levels (squared rank distances in the exact order of
+#: :func:`~gameopt.pairing.pair_round`, growing with distance) cost the blossom many
+#: dual changes on the whole graph: they are solved on candidates.
 TIE_WHOLE = 3_000_000
 #: Largest absolute doubled, shifted edge cost the sparse path hands to its kernel.
 _FIT = 2**58
@@ -246,8 +250,9 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     perfect matchings of the tight graph maximising ``Σ_{e ∈ M} d(e)``, ``d(e)`` the
     number of such blossoms holding both ends. The same loop solves the tight graph
     with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total: its least
-    is an optimal matching of least tie. A tight component of up to :data:`TIE_WHOLE`
-    pairs is solved whole (one cold blossom run); a larger one by the same loop
+    is an optimal matching of least tie. On the first tie level a tight component of up
+    to :data:`TIE_WHOLE` pairs is solved whole (one cold blossom run); other ones by
+    the same loop
     (candidates: ``M`` and each player's best tight pairs; pricing over the tight
     graph).
 
@@ -306,8 +311,8 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     stats["tight_edges"] = int(ti.size)
     mu, mv = eu[matched], ev[matched]
     edges = rounds2 = 0
-    for level in (tie,) if tiers is None else tiers:
-        got2 = _tie_level(n, ti, tj, td, level[ti, tj], mu, mv)
+    for k, level in enumerate((tie,) if tiers is None else tiers):
+        got2 = _tie_level(n, ti, tj, td, level[ti, tj], mu, mv, k == 0)
         if got2 is None:
             stats["fallback"] = "tie costs beyond the kernel's integers"
             return None
@@ -319,7 +324,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
 
 def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
                td: npt.NDArray[np.int64], t: npt.NDArray[np.int64],
-               mu: npt.NDArray[np.int64], mv: npt.NDArray[np.int64],
+               mu: npt.NDArray[np.int64], mv: npt.NDArray[np.int64], first: bool = True,
                ) -> tuple[Any, ...] | None:
     """One tie level of :func:`sparse_exact`: on the tight graph ``(ti, tj)`` of the
     level above (``td`` its blossom counts ``d``, ``(mu, mv)`` its matching), costs
@@ -352,7 +357,7 @@ def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
         local[verts] = np.arange(verts.size)
         mine = np.flatnonzero(comp[mu] == part)
         got = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
-                         local[mu[mine]], local[mv[mine]])
+                         local[mu[mine]], local[mv[mine]], first)
         if got is None:
             return None
         pu, pv, tight, d, m, r = got
@@ -372,15 +377,16 @@ def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
 
 def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
                c2: npt.NDArray[np.int64], mu: npt.NDArray[np.int64],
-               mv: npt.NDArray[np.int64]) -> tuple[Any, ...] | None:
+               mv: npt.NDArray[np.int64], first: bool = True) -> tuple[Any, ...] | None:
     """The tie phase of :func:`sparse_exact` on one tight graph ``(ti, tj)`` (pairs in
     increasing ``ti·n + tj``) with costs ``c2`` and the pairs ``(mu, mv)`` of the level
-    above: the pairs (``pu, pv``), the indices of the pairs tight under its proven dual
-    with their blossom counts, the last candidate graph's size and the pricing rounds."""
+    above (``first``: the first tie level, :data:`TIE_WHOLE`): the
+    pairs (``pu, pv``), the indices of the pairs tight under its proven dual with their
+    blossom counts, the last candidate graph's size and the pricing rounds."""
     lo2 = int(c2.min(initial=0))
     tkeys = ti * n + tj
 
-    whole = ti.size <= TIE_WHOLE  # the whole tight graph (it holds the matching above)
+    whole = first and ti.size <= TIE_WHOLE  # the whole tight graph (holds the matching above)
 
     def ec2(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         if whole:
@@ -403,8 +409,8 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     if whole:
         cand = (ti, tj)
     else:
-        few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
-        key = np.union1d(ti[few] * n + tj[few], np.minimum(mu, mv) * n + np.maximum(mu, mv))
+        pick = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
+        key = np.union1d(ti[pick] * n + tj[pick], np.minimum(mu, mv) * n + np.maximum(mu, mv))
         cand = (key // n, key % n)
     got = _solve_priced(n, cand, ec2, price2, widen2)
     if got is None:
