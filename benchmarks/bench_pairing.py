@@ -270,9 +270,9 @@ def main() -> int:
             if method in ("exact", "rustworkx") and "order" in stats:
                 extra += f"; {stats['order']} order"
             if stats.get("solver") == "sparse":
-                extra += (f", {stats['pricing_rounds']} pricing rounds, tie phase on "
-                          f"{stats.get('tie_edges', 0):,} of {stats.get('tight_edges', 0):,}"
-                          " tight edges")
+                extra += (f", {stats['pricing_rounds']} pricing rounds; tie levels: "
+                          f"{stats.get('tight_edges', 0):,} tight pairs, "
+                          f"{stats.get('tie_edges', 0):,} candidate edges over the levels")
             rows.append([n, method, round(secs, 2), k[0], k[1], k[2], same, extra])
             print(f"[{n} players] {method} {secs:.2f} s key {k}", file=sys.stderr,
                   flush=True)

@@ -182,6 +182,7 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
     # One partner each: the first candidate graph lacks a perfect matching (widened)
     # and misses better pairs (priced in over several warm-started rounds).
     monkeypatch.setattr(_sparse, "CANDIDATES", 1)
+    monkeypatch.setattr(_sparse, "TIE_WHOLE", 0)  # the tie phase by candidates too
     rng = np.random.default_rng(11)
     for n in (50, 120):
         c, a, t = tie_instance(rng, n, 0.2, 12)
@@ -193,7 +194,13 @@ def test_one_candidate_per_player_needs_pricing_widening_and_warm_starts(
             (matching_cost(c, ref), matching_cost(t, ref))
 
 
-def test_tie_levels_one_at_a_time_equal_the_combined_tie() -> None:
+@pytest.mark.parametrize("whole", [True, False])
+def test_tie_levels_one_at_a_time_equal_the_combined_tie(
+        whole: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # whole: each tight graph solved at once; else by candidates and pricing rounds
+    if not whole:
+        monkeypatch.setattr(_sparse, "TIE_WHOLE", 0)
+        monkeypatch.setattr(_sparse, "TIE_CANDIDATES", 2)
     rng = np.random.default_rng(8)
     for n in (30, 90, 160):
         c, a, key = tie_instance(rng, n, 0.2, 4)
@@ -202,6 +209,8 @@ def test_tie_levels_one_at_a_time_equal_the_combined_tie() -> None:
         stats: dict[str, object] = {}
         got = sparse_exact(c, a, combined, stats, tiers=(key, rank2))
         assert got is not None and "tie_edges" in stats
+        if not whole:
+            assert int(stats["tie_rounds"]) >= 2  # type: ignore[call-overload]
         ref = min_weight_perfect_matching(c, a, tiebreak=combined, method="rustworkx")
         assert [matching_cost(m, got) for m in (c, key, rank2)] == \
             [matching_cost(m, ref) for m in (c, key, rank2)]
@@ -284,3 +293,24 @@ def test_sparse_equals_brute_force_on_small_graphs(
     assert got is not None
     assert (matching_cost(c, got), matching_cost(t, got)) == \
         (matching_cost(c, ref), matching_cost(t, ref))
+
+
+def test_first_tie_level_whole_and_lower_levels_on_candidates(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # one tie level: its tight graph whole (one run); a second level: candidates, priced
+    monkeypatch.setattr(_sparse, "TIE_CANDIDATES", 2)
+    rng = np.random.default_rng(21)
+    c, a, key = tie_instance(rng, 120, 0.1, 3)
+    rank2 = (np.arange(120)[:, None] - np.arange(120)[None, :]) ** 2
+    combined = key * (int(rank2.max()) * 60 + 1) + rank2
+    one: dict[str, object] = {}
+    got = sparse_exact(c, a, key, one)
+    assert got is not None and one["tie_rounds"] == 1
+    ref = min_weight_perfect_matching(c, a, tiebreak=key, method="rustworkx")
+    assert [matching_cost(m, got) for m in (c, key)] == [matching_cost(m, ref) for m in (c, key)]
+    two: dict[str, object] = {}
+    got = sparse_exact(c, a, combined, two, tiers=(key, rank2))
+    assert got is not None and int(two["tie_rounds"]) >= 2  # type: ignore[call-overload]
+    ref = min_weight_perfect_matching(c, a, tiebreak=combined, method="rustworkx")
+    assert [matching_cost(m, got) for m in (c, key, rank2)] == \
+        [matching_cost(m, ref) for m in (c, key, rank2)]

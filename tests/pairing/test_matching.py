@@ -10,9 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gameopt.errors import InfeasibleError, InvalidInputError
+from gameopt.pairing._blossom_kernel import matrix_faults
 from gameopt.pairing.heuristics import slim_matching
 from gameopt.pairing.matching import (
     BRUTE_MAX,
+    MAX_COST,
+    _matrix_faults_numpy,
     brute_force_matching,
     is_perfect_matching,
     min_weight_perfect_matching,
@@ -210,3 +213,28 @@ def test_odd_number_of_vertices() -> None:
 def test_bad_input(cost: npt.NDArray[np.int64], kw: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message):
         min_weight_perfect_matching(cost, **kw)  # type: ignore[arg-type]
+
+
+def test_matrix_checks_in_one_pass_equal_the_numpy_reference() -> None:
+    # the int64 kernel and the numpy checks (other dtypes) find the same first fault
+    rng = np.random.default_rng(17)
+    for trial in range(300):
+        n = int(rng.integers(1, 9))
+        c = rng.integers(-5, 6, (n, n)).astype(np.int64)
+        c = np.triu(c) + np.triu(c, 1).T
+        a = rng.random((n, n)) < 0.8
+        a = np.triu(a) | np.triu(a, 1).T
+        for _ in range(int(rng.integers(0, 3))):  # faults, one kind at random
+            i, j = (int(x) for x in rng.integers(0, n, 2))
+            kind = int(rng.integers(0, 3))
+            if kind == 0:
+                a[i, j] = not a[i, j]
+            elif kind == 1:
+                c[i, j] += 1
+            else:
+                c[i, j] = c[j, i] = int(rng.choice([-1, 1])) * (MAX_COST + int(rng.integers(1, 9)))
+        a = a & ~np.eye(n, dtype=np.bool_)
+        got = matrix_faults(c, a, MAX_COST)
+        assert got == _matrix_faults_numpy(c, a), (trial, c, a)
+    big = np.array([[0, -2**63], [-2**63, 0]], dtype=np.int64)
+    assert matrix_faults(big, ~np.eye(2, dtype=np.bool_), MAX_COST) == (2, -1, -1, 2**63 - 1)

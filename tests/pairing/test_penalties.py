@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
+from gameopt.pairing import penalties
 from gameopt.pairing.model import BYE, Colour, PlayerState, RoundInput
 from gameopt.pairing.pairer import pair_round
 from gameopt.pairing.penalties import (
@@ -522,3 +523,23 @@ def test_cost_matrix_bad_field() -> None:
         cost_matrix(RoundInput(1, (a, a)))
     with pytest.raises(InvalidInputError, match="may not be called 'BYE'"):
         cost_matrix(RoundInput(1, (a, player(BYE))))
+
+
+@pytest.mark.parametrize("params", [PenaltyParams(), PenaltyParams.papp(), PenaltyParams.slim(),
+                                    PenaltyParams(terms=PAPP_TERMS | SLIM_TERMS,
+                                                  p_elects=(0, 2, 5), p_chauv=(9, 0)),
+                                    PenaltyParams.tuned(p_halves=7, p_halfrnd=3, p_halfcol=2),
+                                    PenaltyParams.tuned(p_halves=5, p_halfrnd=0, p_colalt=0)],
+                         ids=["default", "papp", "slim", "all", "halves-late", "halves"])
+@pytest.mark.parametrize("seed", range(3))
+def test_cost_kernel_equals_the_numpy_reference(params: PenaltyParams, seed: int) -> None:
+    # every matrix of the round (cost, upper, breaks, colour, black), not only the cost
+    ri = random_round(40 + 21 * seed, 2 + 2 * seed, seed)
+    players = tuple(sorted(ri.players, key=lambda p: (p.rank, p.id)))
+    pos = group_positions(players)
+    as_black, last = penalties._history(players)
+    got = penalties._matrices_kernel(players, ri.round_no, params, pos, as_black, last)
+    ref = penalties._matrices_numpy(players, ri.round_no, params, pos, as_black, last)
+    for name, a, b in zip(("cost", "upper", "breaks", "colour", "black"), got, ref,
+                          strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b), name

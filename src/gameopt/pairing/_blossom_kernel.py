@@ -64,7 +64,8 @@ import numpy.typing as npt
 from numba import njit
 
 __all__ = ["NO_PERFECT", "OK", "OVERFLOW", "blossom_min_cost", "edge_holders",
-           "edge_reduced_costs", "few_per_vertex", "laminar_sums", "price_edges"]
+           "edge_reduced_costs", "few_per_vertex", "laminar_sums", "matrix_faults",
+           "price_edges"]
 
 IntArray = npt.NDArray[np.int64]
 
@@ -74,6 +75,7 @@ _MARK = 4
 #: The result codes of :func:`blossom_min_cost`.
 OK, NO_PERFECT, OVERFLOW = 0, 1, 2
 _LIMIT = 1 << 61
+_INT_MIN = -(1 << 63)
 
 
 @njit(cache=True)
@@ -830,3 +832,42 @@ def edge_holders(eu: IntArray, ev: IntArray, cpar: IntArray, cumpos: IntArray) -
         if lca != -1:
             d[k] = cumpos[lca]
     return d
+
+
+@njit(cache=True)
+def matrix_faults(cost: IntArray, allowed: npt.NDArray[np.bool_], limit: int,
+                  ) -> tuple[int, int, int, int]:
+    """The input checks of a square ``cost`` matrix and its ``allowed`` pairs (the
+    diagonal ignored), in one row-major pass: ``(fault, i, j, top)``. ``fault`` is 0
+    (none), 1 (``allowed`` not symmetric at ``(i, j)``, the first such), 2 (an allowed
+    cost beyond ``±limit``; ``top`` the largest absolute one) or 3 (``cost`` not
+    symmetric on the allowed pairs at ``(i, j)``, the first such), the first of them in
+    that order."""
+    n = cost.shape[0]
+    ai, aj, ci, cj = -1, -1, -1, -1
+    top = 0
+    over = False
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                continue
+            a = allowed[i, j]
+            if a != allowed[j, i]:
+                if ai == -1:
+                    ai, aj = i, j
+                continue
+            if not a:
+                continue
+            x = cost[i, j]
+            if x > limit or x < -limit:
+                over = True
+                top = max(top, x if x >= 0 else (-x if x > _INT_MIN else -(x + 1)))
+            if ci == -1 and x != cost[j, i]:
+                ci, cj = i, j
+    if ai != -1:
+        return 1, ai, aj, 0
+    if over:
+        return 2, -1, -1, top
+    if ci != -1:
+        return 3, ci, cj, 0
+    return 0, -1, -1, 0

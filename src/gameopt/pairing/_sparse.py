@@ -41,7 +41,7 @@ from gameopt.pairing._blossom_kernel import (
     price_edges,
 )
 
-__all__ = ["CANDIDATES", "TIE_CANDIDATES", "sparse_exact"]
+__all__ = ["CANDIDATES", "TIE_CANDIDATES", "TIE_WHOLE", "sparse_exact"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,15 @@ BoolMatrix = npt.NDArray[np.bool_]
 #: and the most violated edges per player a pricing round adds.
 CANDIDATES = 10
 #: Best tight pairs per player in the first candidate graph of the tie phase.
-TIE_CANDIDATES = 30
+TIE_CANDIDATES = 60
+#: Largest tight graph (edges, per connected component) the first tie level solves whole
+#: in one blossom run, without a candidate graph and pricing rounds: on its costs (colour
+#: keys, nearly sums of per-player terms) the kernel's greedy start leaves little to do,
+#: and one run is cheaper than re-solving growing candidate graphs whose pricing finds
+#: many tied pairs. The lower levels (squared rank distances in the exact order of
+#: :func:`~gameopt.pairing.pair_round`, growing with distance) cost the blossom many
+#: dual changes on the whole graph: they are solved on candidates.
+TIE_WHOLE = 3_000_000
 #: Largest absolute doubled, shifted edge cost the sparse path hands to its kernel.
 _FIT = 2**58
 
@@ -241,9 +249,12 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     matching of tight pairs doing so costs ``c(M)``. So the optimal matchings are the
     perfect matchings of the tight graph maximising ``Σ_{e ∈ M} d(e)``, ``d(e)`` the
     number of such blossoms holding both ends. The same loop solves the tight graph
-    with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total (candidates:
-    ``M`` and each player's best tight pairs; pricing over the tight graph): its least
-    is an optimal matching of least tie.
+    with costs ``tie(e) − 2Q·d(e)``, ``Q`` above any matching's tie total: its least
+    is an optimal matching of least tie. On the first tie level a tight component of up
+    to :data:`TIE_WHOLE` pairs is solved whole (one cold blossom run); other ones by
+    the same loop
+    (candidates: ``M`` and each player's best tight pairs; pricing over the tight
+    graph).
 
     ``tiers``, when given, replace ``tie`` by levels ordered lexicographically, solved
     one after the other the same way (each on the tight graph of the level above).
@@ -300,8 +311,8 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
     stats["tight_edges"] = int(ti.size)
     mu, mv = eu[matched], ev[matched]
     edges = rounds2 = 0
-    for level in (tie,) if tiers is None else tiers:
-        got2 = _tie_level(n, ti, tj, td, level[ti, tj], mu, mv)
+    for k, level in enumerate((tie,) if tiers is None else tiers):
+        got2 = _tie_level(n, ti, tj, td, level[ti, tj], mu, mv, k == 0)
         if got2 is None:
             stats["fallback"] = "tie costs beyond the kernel's integers"
             return None
@@ -313,7 +324,7 @@ def sparse_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None,
 
 def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
                td: npt.NDArray[np.int64], t: npt.NDArray[np.int64],
-               mu: npt.NDArray[np.int64], mv: npt.NDArray[np.int64],
+               mu: npt.NDArray[np.int64], mv: npt.NDArray[np.int64], first: bool = True,
                ) -> tuple[Any, ...] | None:
     """One tie level of :func:`sparse_exact`: on the tight graph ``(ti, tj)`` of the
     level above (``td`` its blossom counts ``d``, ``(mu, mv)`` its matching), costs
@@ -346,7 +357,7 @@ def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
         local[verts] = np.arange(verts.size)
         mine = np.flatnonzero(comp[mu] == part)
         got = _tie_phase(verts.size, local[ti[inside]], local[tj[inside]], c2[inside],
-                         local[mu[mine]], local[mv[mine]])
+                         local[mu[mine]], local[mv[mine]], first)
         if got is None:
             return None
         pu, pv, tight, d, m, r = got
@@ -366,18 +377,25 @@ def _tie_level(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
 
 def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
                c2: npt.NDArray[np.int64], mu: npt.NDArray[np.int64],
-               mv: npt.NDArray[np.int64]) -> tuple[Any, ...] | None:
+               mv: npt.NDArray[np.int64], first: bool = True) -> tuple[Any, ...] | None:
     """The tie phase of :func:`sparse_exact` on one tight graph ``(ti, tj)`` (pairs in
     increasing ``ti·n + tj``) with costs ``c2`` and the pairs ``(mu, mv)`` of the level
-    above: the pairs (``pu, pv``), the indices of the pairs tight under its proven dual
-    with their blossom counts, the last candidate graph's size and the pricing rounds."""
+    above (``first``: the first tie level, :data:`TIE_WHOLE`): the
+    pairs (``pu, pv``), the indices of the pairs tight under its proven dual with their
+    blossom counts, the last candidate graph's size and the pricing rounds."""
     lo2 = int(c2.min(initial=0))
     tkeys = ti * n + tj
 
+    whole = first and ti.size <= TIE_WHOLE  # the whole tight graph (holds the matching above)
+
     def ec2(eu: npt.NDArray[np.int64], ev: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        if whole:
+            return 2 * (c2 - lo2)
         return 2 * (c2[np.searchsorted(tkeys, eu * n + ev)] - lo2)
 
     def price2(sol: tuple[Any, ...], scale: int) -> tuple[npt.NDArray[np.int64], ...]:
+        if whole:  # every pair is a candidate: nothing left to price
+            return none, none, none
         _, _, y, w, parent, _, _ = sol
         cpar, cumw, cumpos, _ = laminar_sums(n, w, parent)
         r = edge_reduced_costs(ti, tj, 2 * scale * (c2 - lo2), y, cpar, cumw, cumpos)
@@ -387,9 +405,14 @@ def _tie_phase(n: int, ti: npt.NDArray[np.int64], tj: npt.NDArray[np.int64],
     def widen2(stuck: npt.NDArray[np.bool_]) -> None:
         return None  # the candidates hold the phase-1 matching: never stuck
 
-    few = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
-    key = np.union1d(ti[few] * n + tj[few], np.minimum(mu, mv) * n + np.maximum(mu, mv))
-    got = _solve_priced(n, (key // n, key % n), ec2, price2, widen2)
+    none = np.empty(0, dtype=np.int64)
+    if whole:
+        cand = (ti, tj)
+    else:
+        pick = few_per_vertex(n, ti, tj, c2, TIE_CANDIDATES)
+        key = np.union1d(ti[pick] * n + tj[pick], np.minimum(mu, mv) * n + np.maximum(mu, mv))
+        cand = (key // n, key % n)
+    got = _solve_priced(n, cand, ec2, price2, widen2)
     if got is None:
         return None
     sol2, (eu2, ev2), rounds2, scale = got

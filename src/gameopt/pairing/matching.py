@@ -76,6 +76,7 @@ import numpy.typing as npt
 import rustworkx as rx
 
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
+from gameopt.pairing._blossom_kernel import matrix_faults
 from gameopt.pairing._slim_kernels import SLIM_WINDOW, local_search
 from gameopt.pairing._sparse import sparse_exact
 
@@ -129,29 +130,48 @@ def check_matrices(cost: npt.ArrayLike, allowed: npt.ArrayLike | None,
     if a.shape != (n, n) or a.dtype != np.bool_:
         raise InvalidInputError(f"matching: allowed must be a boolean {n}x{n} matrix, got "
                                 f"{a.dtype} {a.shape}")
-    a = a & ~np.eye(n, dtype=np.bool_)
-    if not np.array_equal(a, a.T):
-        i, j = np.argwhere(a != a.T)[0]
+    a = a.copy()
+    np.fill_diagonal(a, False)
+    if c.dtype == np.int64:  # one pass without n × n temporaries (the usual case)
+        fault, i, j, top = matrix_faults(np.ascontiguousarray(c), np.ascontiguousarray(a),
+                                         MAX_COST)
+    else:
+        fault, i, j, top = _matrix_faults_numpy(c, a)
+    if fault == 1:
         raise InvalidInputError(f"matching: allowed is not symmetric at ({i}, {j})")
-    if c.size and int(np.abs(c[a]).max(initial=0)) > MAX_COST:
-        raise InvalidInputError(f"matching: costs must lie within ±2**50, got "
-                                f"{int(np.abs(c[a]).max())}")
-    c = c.astype(np.int64)
-    if not np.array_equal(np.where(a, c, 0), np.where(a, c, 0).T):
-        i, j = np.argwhere(np.where(a, c, 0) != np.where(a, c, 0).T)[0]
+    if fault == 2:
+        raise InvalidInputError(f"matching: costs must lie within ±2**50, got {top}")
+    if fault == 3:
         raise InvalidInputError(f"matching: cost is not symmetric at ({i}, {j}): "
                                 f"{c[i, j]} != {c[j, i]}")
+    c = c.astype(np.int64, copy=False)
     t = None
     if tiebreak is not None:
         t = np.asarray(tiebreak)
         if t.shape != (n, n) or not np.issubdtype(t.dtype, np.integer) or (t < 0).any():
             raise InvalidInputError(f"matching: tiebreak must be a non-negative integer "
                                     f"{n}x{n} matrix, got {t.dtype} {t.shape}")
-        t = t.astype(np.int64)
+        t = t.astype(np.int64, copy=False)
     names = [str(k) for k in range(n)] if labels is None else [str(x) for x in labels]
     if len(names) != n:
         raise InvalidInputError(f"matching: {len(names)} labels for {n} vertices")
     return c, a, t, names
+
+
+def _matrix_faults_numpy(c: npt.NDArray[Any], a: BoolMatrix) -> tuple[int, int, int, int]:
+    """:func:`~gameopt.pairing._blossom_kernel.matrix_faults` for any integer dtype, with
+    numpy (its reference): ``(fault, i, j, top)``."""
+    if not np.array_equal(a, a.T):
+        i, j = np.argwhere(a != a.T)[0]
+        return 1, int(i), int(j), 0
+    top = max((abs(int(x)) for x in (c[a].min(initial=0), c[a].max(initial=0))), default=0)
+    if top > MAX_COST:
+        return 2, -1, -1, top
+    c = c.astype(np.int64)
+    if not np.array_equal(np.where(a, c, 0), np.where(a, c, 0).T):
+        i, j = np.argwhere(np.where(a, c, 0) != np.where(a, c, 0).T)[0]
+        return 3, int(i), int(j), 0
+    return 0, -1, -1, 0
 
 
 def is_perfect_matching(pairs: Sequence[tuple[int, int]], n: int,

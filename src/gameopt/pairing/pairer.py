@@ -84,18 +84,21 @@ def _field_matrices(pc: PairCosts) -> tuple[IntMatrix, IntMatrix, BoolMatrix, _L
     """
     n = len(pc.players)
     m = n + n % 2
-    cost = np.zeros((m, m), dtype=np.int64)
-    upper = np.zeros((m, m), dtype=np.int64)
-    breaks = np.zeros((m, m), dtype=np.int64)
-    colour = np.zeros((m, m), dtype=np.int64)
-    allowed = np.zeros((m, m), dtype=np.bool_)
-    cost[:n, :n] = pc.cost
-    upper[:n, :n] = pc.upper
-    breaks[:n, :n] = pc.breaks
-    colour[:n, :n] = pc.colour
-    allowed[:n, :n] = pc.allowed
     scores = np.array([p.score for p in pc.players], dtype=np.int64)
-    if m > n:
+    if m == n:  # no bye: the round's own matrices (read only from here on), no copies
+        cost, upper, breaks, colour, allowed = pc.cost, pc.upper, pc.breaks, pc.colour, \
+            pc.allowed
+    else:
+        cost = np.zeros((m, m), dtype=np.int64)
+        upper = np.zeros((m, m), dtype=np.int64)
+        breaks = np.zeros((m, m), dtype=np.int64)
+        colour = np.zeros((m, m), dtype=np.int64)
+        allowed = np.zeros((m, m), dtype=np.bool_)
+        cost[:n, :n] = pc.cost
+        upper[:n, :n] = pc.upper
+        breaks[:n, :n] = pc.breaks
+        colour[:n, :n] = pc.colour
+        allowed[:n, :n] = pc.allowed
         cost[:n, n] = cost[n, :n] = pc.bye
         upper[:n, n] = upper[n, :n] = pc.bye
         allowed[:n, n] = allowed[n, :n] = pc.bye_allowed

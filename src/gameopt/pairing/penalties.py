@@ -859,46 +859,17 @@ def _halves(players: Sequence[PlayerState], params: PenaltyParams,
     return np.where(s[:, None] == s[None, :], params.p_halves * dev, 0).astype(np.int64)
 
 
-def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) -> PairCosts:
-    """Every pair's cost for the round, vectorised with numpy.
+Matrices = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                 npt.NDArray[np.int64], npt.NDArray[np.bool_]]
 
-    Parameters
-    ----------
-    round_input : RoundInput
-    params : PenaltyParams, optional
-        Defaults to ``PenaltyParams()``.
 
-    Returns
-    -------
-    PairCosts
-        Entry ``[i, j]`` equals :func:`pair_cost` of ``players[i]`` and ``players[j]``
-        (cost and colours), the tests check it pair by pair.
-
-    Raises
-    ------
-    InvalidInputError
-        Duplicate player ids, or a player called :data:`~gameopt.pairing.model.BYE`.
-
-    Notes
-    -----
-    O(n²) time and memory (a handful of int64 n × n arrays: about 0.5 GB at 3,000
-    players) plus O(n·rounds) for the history. Forbidden pairs naming a player outside
-    the field (a withdrawn one) are ignored.
-    """
-    params = params or PenaltyParams()
-    players = tuple(sorted(round_input.players, key=lambda p: (p.rank, p.id)))
-    ids = [p.id for p in players]
-    if len(set(ids)) != len(ids):
-        dup = sorted({x for x in ids if ids.count(x) > 1})
-        raise InvalidInputError(f"round {round_input.round_no}: duplicate player id "
-                                f"{dup[0]!r}")
-    if BYE in ids:
-        raise InvalidInputError(f"round {round_input.round_no}: a player may not be called "
-                                f"{BYE!r} (the bye's id)")
+def _matrices_numpy(players: Sequence[PlayerState], round_no: int, params: PenaltyParams,
+                    pos: Mapping[str, tuple[int, int]], as_black: npt.NDArray[np.int64],
+                    last: npt.NDArray[np.bool_]) -> Matrices:
+    """``(cost, upper, breaks, colour, black)`` of :func:`cost_matrix` as whole-matrix
+    numpy expressions: the reference of :func:`_matrices_kernel`."""
     n = len(players)
-    pos = group_positions(players)
-    sym = _symmetric_terms(players, round_input.round_no, params, pos)
-    as_black, last = _history(players)
+    sym = _symmetric_terms(players, round_no, params, pos)
     cb, cw = _colour_vectors(players, params)
     colour_a = cb[:, None] + cw[None, :]  # i black, j white
     vb = np.array([colour_violation(p, Colour.BLACK) for p in players], dtype=np.int64)
@@ -924,13 +895,97 @@ def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) ->
     cost = upper.copy()
     if "colour" in params.terms:
         cost += colour + params.p_coltier * breaks
-    halves = _halves(players, params, pos, round_input.round_no)  # symmetric: no say in the colours
+    halves = _halves(players, params, pos, round_no)  # symmetric: no say in the colours
     cost += halves
     if "halves" in params.terms:  # the third level of the exact order
         colour = colour * params.p_halfcol + halves
     for mat in (cost, upper, breaks, colour):
         np.fill_diagonal(mat, 0)
     np.fill_diagonal(black, False)
+    return cost, upper, breaks, colour, black
+
+
+def _matrices_kernel(players: Sequence[PlayerState], round_no: int, params: PenaltyParams,
+                     pos: Mapping[str, tuple[int, int]], as_black: npt.NDArray[np.int64],
+                     last: npt.NDArray[np.bool_]) -> Matrices:
+    """:func:`_matrices_numpy` by the one-pass kernel
+    (:func:`gameopt.pairing._cost_kernel.pair_matrices`; imported here: numba loads on
+    first use, not with the package)."""
+    from gameopt.pairing import _cost_kernel as _ck
+
+    on = params.terms
+    s = np.array([p.score for p in players], dtype=np.int64)
+    codes: dict[str, int] = {}
+    country = np.array([-1 - k if p.country is None else codes.setdefault(p.country,
+                                                                            len(codes))
+                        for k, p in enumerate(players)], dtype=np.int64)
+    pp = np.array([pos[p.id][0] for p in players], dtype=np.int64)
+    rr = np.array([pos[p.id][1] for p in players], dtype=np.int64)
+    flags = np.zeros(_ck.FLAGS, dtype=np.int64)
+    for k, term in ((_ck.UNDULATION, "undulation"), (_ck.CHAUVINISM, "chauvinism"),
+                    (_ck.ELITISM, "elitism"), (_ck.RANK, "rank"),
+                    (_ck.REPETITION, "repetition"), (_ck.COLOUR, "colour"),
+                    (_ck.HALVES, "halves")):
+        flags[k] = term in on
+    flags[_ck.HALVES_NOW] = "halves" in on and not 0 < params.p_halfrnd < round_no
+    before = np.array([float_direction(p) for p in players], dtype=np.int64)
+    cb, cw = _colour_vectors(players, params)
+    vb = np.array([colour_violation(p, Colour.BLACK) for p in players], dtype=np.int64)
+    vw = np.array([colour_violation(p, Colour.WHITE) for p in players], dtype=np.int64)
+    odd = np.array([p.rank % 2 == 1 or not params.p_colalt for p in players],
+                   dtype=np.bool_)
+    return _ck.pair_matrices(
+        s, before, country, pp, rr, np.asarray(params.p_und, dtype=np.int64),
+        int(params.p_flcum), int(params.min_fac), int(_at(params.p_chauv, round_no - 1)),
+        int(_at(params.p_elects, round_no - 1)), int(params.p_rank), flags,
+        np.ascontiguousarray(as_black, dtype=np.int64), np.ascontiguousarray(last),
+        int(params.p_mcoul), int(params.p_clopp), int(params.p_desuite), cb, cw, vb, vw,
+        odd, int(params.p_coltier), int(params.p_halves), int(params.p_halfcol))
+
+
+def cost_matrix(round_input: RoundInput, params: PenaltyParams | None = None) -> PairCosts:
+    """Every pair's cost for the round, vectorised with numpy.
+
+    Parameters
+    ----------
+    round_input : RoundInput
+    params : PenaltyParams, optional
+        Defaults to ``PenaltyParams()``.
+
+    Returns
+    -------
+    PairCosts
+        Entry ``[i, j]`` equals :func:`pair_cost` of ``players[i]`` and ``players[j]``
+        (cost and colours), the tests check it pair by pair.
+
+    Raises
+    ------
+    InvalidInputError
+        Duplicate player ids, or a player called :data:`~gameopt.pairing.model.BYE`.
+
+    Notes
+    -----
+    O(n²) time and memory, in one pass of a numba kernel
+    (:mod:`gameopt.pairing._cost_kernel`; ``_matrices_numpy`` here is its numpy
+    reference): the five n × n results and the history matrices (about 0.4 GB at
+    3,000 players), plus O(n·rounds) for the history. Forbidden pairs naming a player outside
+    the field (a withdrawn one) are ignored.
+    """
+    params = params or PenaltyParams()
+    players = tuple(sorted(round_input.players, key=lambda p: (p.rank, p.id)))
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        dup = sorted({x for x in ids if ids.count(x) > 1})
+        raise InvalidInputError(f"round {round_input.round_no}: duplicate player id "
+                                f"{dup[0]!r}")
+    if BYE in ids:
+        raise InvalidInputError(f"round {round_input.round_no}: a player may not be called "
+                                f"{BYE!r} (the bye's id)")
+    n = len(players)
+    pos = group_positions(players)
+    as_black, last = _history(players)
+    cost, upper, breaks, colour, black = _matrices_kernel(
+        players, round_input.round_no, params, pos, as_black, last)
     allowed = ~np.eye(n, dtype=np.bool_)
     bye_allowed = np.ones(n, dtype=np.bool_)
     index = {pid: k for k, pid in enumerate(ids)}
