@@ -427,7 +427,7 @@ def _merge(p: DeckProblem, *runs: DeckResult, limit: Limit) -> DeckResult:
     sub = restrict(p, pieces)
     at = {u: i for i, u in enumerate(pieces)}
     seconds = _MERGE_SECONDS if limit.time is None else min(_MERGE_SECONDS, 0.1 * limit.time)
-    b = solve_bnb(sub, hint=[at[i] for i in best.deck],
+    b = solve_bnb(sub, hint=[at[i] for i in best.deck], reduce=False,
                   limit=Limit(time=seconds, clock=limit.clock, stop=limit.stop))
     if b.score <= best.score:
         return best
