@@ -35,7 +35,7 @@ from gameopt.deck import _bnb_kernel as bnb_kernel
 from gameopt.deck._bnb_kernel import BEST, DONE, TOL, TOP
 from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.build import build_deck, fitting_pieces, restrict, start_deck
-from gameopt.deck.exact import upper_bound
+from gameopt.deck.exact import _top_row_sums, upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
 from gameopt.deck.reduce import reduce_pieces
 from gameopt.deck.result import DeckResult
@@ -81,10 +81,7 @@ def _data(p: DeckProblem) -> _Data:
     n, k = p.n, p.size
     R = p.R.astype(np.float64)
     L = np.zeros(n) if p.leader_scores is None else p.leader_scores.astype(np.float64)
-    A = R.copy()
-    np.fill_diagonal(A, -np.inf)
-    top = (np.zeros(n) if k <= 1
-           else np.partition(A, n - (k - 1), axis=1)[:, n - (k - 1):].sum(axis=1))
+    top = np.zeros(n) if k <= 1 else _top_row_sums(R, k - 1)
     strength = L + 0.5 * top
     must = np.zeros(n, dtype=bool)
     must[list(p.must)] = True
