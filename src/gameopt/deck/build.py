@@ -398,11 +398,15 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
         # form plateaus that tabu crosses and a hill climber does not
         # from the best deck and the next best local optima (different plateaus)
         starts = [r.deck, *r.stats.get("optima", ())[1:_POLISH_STARTS]]
-        tabus = [build_deck(sub, "tabu", seed=None if seed is None else seed + k,
-                            restarts=_POLISH_RUNS, stall=_POLISH_STALL, start=d,
-                            limit=limit if limit.time is None else dataclasses.replace(
-                                limit, time=max(rule.deadline.remaining(), 1e-9)))
-                 for k, d in enumerate(starts)]
+        tabus = []
+        for k, d in enumerate(starts):
+            if k and rule.should_stop():  # the time is up: the runs so far
+                break
+            tabus.append(build_deck(
+                sub, "tabu", seed=None if seed is None else seed + k,
+                restarts=_POLISH_RUNS, stall=_POLISH_STALL, start=d,
+                limit=limit if limit.time is None else dataclasses.replace(
+                    limit, time=max(rule.deadline.remaining(), 1e-9))))
         t = max(tabus, key=lambda x: x.score)
         stats["polish_gain"] = max(0.0, t.score - r.score)
         if t.score > r.score:
