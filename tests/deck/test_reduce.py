@@ -131,6 +131,18 @@ def test_bnb_with_the_reduction_proves_the_brute_force_optimum() -> None:
     assert dropped > 0  # the reduction ran and dropped pieces
 
 
+def test_a_timed_out_merge_does_not_stop_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The regression: VDS's merge (a short branch and bound) shared the stop flag of the
+    bnb whose hint it built, and its watchdog set that flag at the merge's deadline: the
+    bnb then stopped at once, 'requested', with no time limit at all."""
+    from gameopt.deck import build
+
+    monkeypatch.setattr(build, "_MERGE_SECONDS", 1e-9)
+    p = _problem(100, 60, 3, 1, sparse=0.3)
+    r = solve_bnb(p)
+    assert r.proven and "stop" not in r.stats
+
+
 @pytest.mark.slow
 def test_bound_is_above_every_deck_found_on_a_tight_synthetic_cap() -> None:
     from gameopt.deck.build import fitting_pieces, restrict

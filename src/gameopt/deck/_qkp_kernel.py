@@ -75,10 +75,9 @@ def rows(indptr, nbr, A, e, alive, k, B, val, pick, table):
 
 
 @njit(cache=True)
-def outer(v, e, k, B, X):
-    """The most ``Σ_{i∈D} v[i]`` over sets D of ``k`` pieces with ``v > -inf`` and
-    ``Σ_D e ≤ B`` (``-inf`` when there is none); ``X`` (int64) set to one such D's
-    indicator. O(n · k · B) time and memory."""
+def _forward(v, e, k, B):
+    """``F[i, c, w]``: the most ``Σ v`` over c of the pieces < i with ``v > -inf`` and
+    excess cost exactly w (``-inf``: none); float64 (n + 1, k + 1, B + 1)."""
     n = v.shape[0]
     F = np.full((n + 1, k + 1, B + 1), -np.inf)
     F[0, 0, 0] = 0.0
@@ -93,6 +92,16 @@ def outer(v, e, k, B, X):
                     if y > x:
                         x = y
                 F[i + 1, c, w] = x
+    return F
+
+
+@njit(cache=True)
+def outer(v, e, k, B, X):
+    """The most ``Σ_{i∈D} v[i]`` over sets D of ``k`` pieces with ``v > -inf`` and
+    ``Σ_D e ≤ B`` (``-inf`` when there is none); ``X`` (int64) set to one such D's
+    indicator. O(n · k · B) time and memory."""
+    n = v.shape[0]
+    F = _forward(v, e, k, B)
     bv = -np.inf
     bw = 0
     for w in range(B + 1):
@@ -120,19 +129,7 @@ def forced_in(v, e, k, B, out):
     O(n · k · B) memory and O(n · k · B) time (the backward one maximised over the
     spare cost)."""
     n = v.shape[0]
-    F = np.full((n + 1, k + 1, B + 1), -np.inf)  # pieces < i
-    F[0, 0, 0] = 0.0
-    for i in range(n):
-        ei = e[i]
-        ok = v[i] > -np.inf and ei <= B
-        for c in range(k + 1):
-            for w in range(B + 1):
-                x = F[i, c, w]
-                if ok and c > 0 and w >= ei:
-                    y = F[i, c - 1, w - ei] + v[i]
-                    if y > x:
-                        x = y
-                F[i + 1, c, w] = x
+    F = _forward(v, e, k, B)  # pieces < i
     G = np.full((n + 1, k + 1, B + 1), -np.inf)  # pieces ≥ i, cost ≤ w (max over it)
     for w in range(B + 1):
         G[n, 0, w] = 0.0

@@ -440,8 +440,11 @@ def _merge(p: DeckProblem, *runs: DeckResult, limit: Limit) -> DeckResult:
     sub = restrict(p, pieces)
     at = {u: i for i, u in enumerate(pieces)}
     seconds = _MERGE_SECONDS if limit.time is None else min(_MERGE_SECONDS, 0.1 * limit.time)
+    # its own stop flag: the branch and bound's watchdog sets the flag at its deadline,
+    # and the caller's (a bnb whose VDS hint this is) would then stop at once; the
+    # merge ends within its seconds anyway
     b = solve_bnb(sub, hint=[at[i] for i in best.deck], reduce=False,
-                  limit=Limit(time=seconds, clock=limit.clock, stop=limit.stop))
+                  limit=Limit(time=seconds, clock=limit.clock))
     if b.score <= best.score:
         return best
     deck = tuple(sorted(pieces[i] for i in b.deck))
