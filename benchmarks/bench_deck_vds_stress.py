@@ -61,10 +61,14 @@ def tight_instances(caps: range) -> list[tuple[str, DeckProblem]]:
 
 
 #: Optima proven offline (score, how): CP-SAT (``gameopt deck build --cost N --method
-#: exact --time-limit T``, 2 workers) or the branch and bound, on a 2-core AMD EPYC VM.
+#: exact --time-limit T``, 2 workers) or the branch and bound (87-90: after the
+#: quadratic-knapsack reduction, ``solve(p, "bnb")``, the VDS hint included), on a
+#: 2-core AMD EPYC VM.
 PROVEN = {80: (43.669, "bnb"), 81: (51.123, "bnb"), 82: (56.835, "CP-SAT"),
           83: (60.943, "CP-SAT 77.5 s wall"), 84: (66.017, "CP-SAT"),
-          85: (69.474, "CP-SAT 21 s CPU"), 86: (75.996, "CP-SAT 86 s CPU")}
+          85: (69.474, "CP-SAT 21 s CPU"), 86: (75.996, "CP-SAT 86 s CPU"),
+          87: (81.315, "bnb 9.8 s CPU"), 88: (89.941, "bnb 5.1 s CPU"),
+          89: (90.963, "bnb 4.3 s CPU"), 90: (97.289, "bnb 4.6 s CPU")}
 
 
 def tight_table(caps: range, bnb_s: float) -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from gameopt.deck import _construct_kernel as construct_kernel
 from gameopt.deck.build import _Arrays, _construct, _construct_reference, build_deck
-from gameopt.deck.exact import _top_row_sums
+from gameopt.deck.exact import _top_row_sums_reference as _top_row_sums
 from gameopt.deck.problem import DeckProblem
 from gameopt.deck.verify import is_feasible
 from gameopt.errors import InfeasibleError

@@ -4,6 +4,7 @@ the leader counted in the rule lines and given its own share."""
 from __future__ import annotations
 
 import functools
+import importlib
 import itertools
 from typing import Any
 
@@ -92,8 +93,66 @@ def test_a_time_budget_is_shared_over_the_rules() -> None:
     effects = binding_rules(p, deck, method="bnb", limit=Limit(time=1e-9, clock="cpu"))
     base = deck_score(p, deck)
     for (_, _, q), e in zip(_relaxations(p, deck, LeaderPart()), effects, strict=True):
-        assert e.estimate and e.bound is not None
-        assert e.bound >= _optimum(q) - base - 1e-9
+        assert e.estimate or e.bound == 0.0  # stopped early, or the cheap bound proved 0
+        assert e.bound is not None and e.bound >= _optimum(q) - base - 1e-9
+
+
+def test_the_explanation_has_one_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each re-solve gets an equal part of what is left when it starts (time one leaves
+    goes to the next), not a fixed part of the whole."""
+    import gameopt.deck.explain as explain
+    solve_mod = importlib.import_module("gameopt.deck.solve")  # (the package's solve
+    # attribute is the function)
+    from gameopt.deck.result import DeckResult
+
+    left = iter([3.0, 2.5, 0.6, 0.2])
+
+    class FakeDeadline:
+        def __init__(self, seconds: float, cpu: bool) -> None:
+            assert seconds == 3.0 and cpu
+
+        def remaining(self) -> float:
+            return next(left)
+
+    got: list[float] = []
+
+    def fake_solve(problem: DeckProblem, method: str, *, limit: Limit, **_: Any
+                   ) -> DeckResult:
+        assert limit.time is not None
+        got.append(limit.time)
+        return DeckResult(tuple(deck), base, 0, method, 0.0, "cpu", False, base + 1.0)
+
+    p = _problem(1)
+    deck = solve(p, "bnb").deck
+    base = deck_score(p, deck)
+    monkeypatch.setattr(explain, "Deadline", FakeDeadline)
+    monkeypatch.setattr(explain, "_cheap_bound", lambda q: np.inf)
+    monkeypatch.setattr(solve_mod, "solve", fake_solve)
+    effects = binding_rules(p, deck, method="bnb", limit=Limit(time=3.0, clock="cpu"))
+    m = len(effects)
+    assert m >= 3
+    assert got == pytest.approx([[3.0, 2.5, 0.6, 0.2][t] / (m - t) for t in range(m)])
+
+
+def test_a_rule_the_cheap_bound_rules_out_is_not_re_solved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every deck scores the same: the bound without the attribute minimum is the deck's
+    score, so the gain is proven 0 without a re-solve."""
+    solve_mod = importlib.import_module("gameopt.deck.solve")  # (the package's solve
+    # attribute is the function)
+
+    p = DeckProblem(np.ones((6, 6), np.float32), 3, attribute=np.ones(6, np.int8),
+                    attribute_min=2)
+    deck = solve(p, "bnb").deck
+
+    def no_solve(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("re-solved")
+
+    monkeypatch.setattr(solve_mod, "solve", no_solve)
+    for method in ("bnb", "exact"):
+        (e,) = binding_rules(p, deck, method=method)
+        assert (e.rule, e.gain, e.bound, e.estimate, e.method) == (
+            "attribute minimum", 0.0, 0.0, False, method)
 
 
 def test_leader_counted_in_every_rule_line() -> None:

@@ -35,8 +35,9 @@ from gameopt.deck import _bnb_kernel as bnb_kernel
 from gameopt.deck._bnb_kernel import BEST, DONE, TOL, TOP
 from gameopt.deck._rule_arrays import NO_CAP, RuleArrays
 from gameopt.deck.build import build_deck, fitting_pieces, restrict, start_deck
-from gameopt.deck.exact import upper_bound
+from gameopt.deck.exact import _top_row_sums, upper_bound
 from gameopt.deck.problem import DeckProblem, deck_score
+from gameopt.deck.reduce import reduce_pieces
 from gameopt.deck.result import DeckResult
 from gameopt.deck.verify import deck_problems
 from gameopt.errors import InvalidInputError, SolverError
@@ -47,6 +48,8 @@ MAX_PIECES = 4000  # the partner lists take 4·n² bytes
 _CHUNK = 200_000  # nodes between time checks at n = 100 (fewer for larger n: _chunk)
 _QUICK = 0.01  # share of the time limit tried without the table (easy cases end there)
 _QUICK_NO_LIMIT = 0.6  # seconds tried without the table when there is no time limit
+_REDUCE_FROM = 8  # reduce (tight caps only) problems of more than this many pieces per slot
+_REDUCE_SHARE = 0.25  # share of the time left after the hint that the reduction may use
 
 
 @dataclass
@@ -78,10 +81,7 @@ def _data(p: DeckProblem) -> _Data:
     n, k = p.n, p.size
     R = p.R.astype(np.float64)
     L = np.zeros(n) if p.leader_scores is None else p.leader_scores.astype(np.float64)
-    A = R.copy()
-    np.fill_diagonal(A, -np.inf)
-    top = (np.zeros(n) if k <= 1
-           else np.partition(A, n - (k - 1), axis=1)[:, n - (k - 1):].sum(axis=1))
+    top = np.zeros(n) if k <= 1 else _top_row_sums(R, k - 1)
     strength = L + 0.5 * top
     must = np.zeros(n, dtype=bool)
     must[list(p.must)] = True
@@ -129,7 +129,8 @@ class _Clock:
 
 def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
               hint: Sequence[int] | None = None, seed: int | None = 0,
-              table: bool = True, progress: ProgressCallback | None = None) -> DeckResult:
+              table: bool = True, reduce: bool = True,
+              progress: ProgressCallback | None = None) -> DeckResult:
     """Best deck by branch and bound, with a proof of optimality or a valid gap.
 
     Parameters
@@ -150,6 +151,12 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
         (``_QUICK_NO_LIMIT`` seconds without one), build the Russian-doll table
         (:func:`_table`, until half the time limit) and search again with both bounds,
         from the incumbent found.
+    reduce : bool
+        Under a tight cost cap (spare excess cost ≤
+        :data:`~gameopt.deck.reduce.MAX_EXCESS`) and more than ``_REDUCE_FROM`` pieces per
+        deck slot, first drop the pieces that the quadratic-knapsack bound shows to be in
+        no deck better than the incumbent (:func:`~gameopt.deck.reduce.reduce_pieces`,
+        until a quarter of the time left after the hint), and search the rest.
     progress : ProgressCallback, optional
         Told after each chunk of nodes: task ``"bnb table"`` (done/total: rows of the
         table) and ``"bnb"`` (done: nodes; best: the incumbent's score).
@@ -159,12 +166,13 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     DeckResult
         ``seconds`` on the limit's clock, the VDS hint included
         (``stats["hint_seconds"]``); ``stats["nodes"]`` search nodes (the table's
-        included); ``stats["fitting"]`` the pieces searched: those that fit some deck
-        under the cost cap (:func:`~gameopt.deck.build.fitting_pieces`). ``proven`` when
+        included); ``stats["fitting"]`` the pieces that fit some deck under the cost cap
+        (:func:`~gameopt.deck.build.fitting_pieces`), ``stats["searched"]`` those left
+        after the reduction (``stats["reduce_steps"]``, ``stats["reduce_bound"]``). ``proven`` when
         the search finished: no deck scores more than ``score`` plus
         ``1e-9·max(1, |score|)`` (float64 arithmetic). Otherwise ``bound`` is the largest
         bound among the open nodes (:func:`~gameopt.deck.exact.upper_bound` when stopped
-        before the root's bound).
+        before the root's bound), or the reduction's bound when smaller.
 
     Raises
     ------
@@ -189,6 +197,7 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
     hint_seconds = whole.elapsed()
     # Pieces that fit no deck under the cost cap are left out (the same best deck)
     keep = fitting_pieces(problem)
+    fitting = len(keep)
     full = problem
     if len(keep) < problem.n and set(deck0) <= set(keep.tolist()):
         problem = restrict(problem, keep)
@@ -199,12 +208,23 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
         keep = np.arange(full.n, dtype=np.int64)
     clock = _Clock(whole, progress)
     total = np.inf if limit.time is None else limit.time
+    score0 = deck_score(problem, deck0)
+    red = None
+    if reduce and problem.n > _REDUCE_FROM * problem.size:
+        # a tight cap: the quadratic-knapsack bound rules pieces out first
+        red_end = hint_seconds + _REDUCE_SHARE * (total - hint_seconds)
+        red = reduce_pieces(problem, deck0, score0, stop=lambda: clock.past(red_end))
+        if red is not None and len(red.keep) < problem.n:
+            problem = restrict(problem, red.keep)
+            new = np.full(len(keep), -1, dtype=np.int64)
+            new[red.keep] = np.arange(len(red.keep))
+            deck0 = [int(new[i]) for i in deck0]
+            keep = keep[red.keep]
     d = _data(problem)
     n, k = problem.n, problem.size
     where = np.empty(n, dtype=np.int64)
     where[d.order] = np.arange(n)
     best = np.sort(where[deck0]).astype(np.int64)
-    score0 = deck_score(problem, deck0)
     no_table = np.full((n + 1, k + 1), np.inf)
     # phases end on the run's clock, after the hint: the quick search (its first chunk
     # always runs, up to the whole limit), then the table until half the time left
@@ -235,10 +255,15 @@ def solve_bnb(problem: DeckProblem, *, limit: Limit | None = None,
         if top == 0 and open_bound == -np.inf:  # stopped before the root's bound:
             open_bound = upper_bound(problem)  # O(n²), so only then (past the limit)
         ub = max(score, open_bound)
+        if red is not None:  # valid for the whole problem, the dropped pieces too
+            ub = min(ub, red.bound)
         ub = max(ub, score)  # rounding only: both bounds are valid and the deck keeps the rules
     cost = 0 if full.cost is None else int(full.cost[deck].sum())
     stats: dict[str, Any] = {"nodes": nodes, "hint_seconds": hint_seconds,
-                             "fitting": len(keep)}
+                             "fitting": fitting, "searched": len(keep)}
+    if red is not None:
+        stats["reduce_steps"] = red.steps
+        stats["reduce_bound"] = red.bound
     if not proven:
         stats["stop"] = clock.rule.reason() or "time"
     return DeckResult(tuple(deck), score, cost, "bnb", whole.elapsed(), whole.clock,

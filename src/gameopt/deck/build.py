@@ -61,6 +61,10 @@ _POLISH_RUNS, _POLISH_STALL = 1, 1000
 _POLISH_STARTS = 16
 _MERGE_DECKS = 16  # local optima kept per search (stats["optima"]) for the merge
 _MERGE_SECONDS = 0.2  # most time of the branch and bound over the merged pieces
+# vds under a tight cap and a time limit: the restarts' share of it, the rest kept for
+# the polish and the merge (with the whole limit the restarts left them none: the
+# polish and merge gain is most of what vds finds over hc there)
+_SEARCH_SHARE = 0.6
 
 
 class _Arrays:
@@ -382,18 +386,27 @@ def _build_tight(problem: DeckProblem, keep: npt.NDArray[np.int64], method: str,
     if start is None:  # from a given start (an explanation's re-solve): as asked
         restarts = max(restarts, min(_TIGHT_MAX_RESTARTS, _TIGHT_RESTARTS * m + 1))
         seeds = max(seeds, m)
-    r = build_deck(sub, method, seed=seed, restarts=restarts, limit=limit, depth=depth,
+    polish = method == "vds" and start is None
+    search = limit
+    if polish and limit.time is not None:  # keep time for the polish and the merge
+        search = dataclasses.replace(limit, time=_SEARCH_SHARE * limit.time)
+    r = build_deck(sub, method, seed=seed, restarts=restarts, limit=search, depth=depth,
                    relax=relax, width=width, start=sub_start, seeds=seeds, progress=progress)
     stats = dict(r.stats, fitting=m)
-    if method == "vds" and start is None and not rule.should_stop():
+    if polish and not rule.should_stop():
         # a short tabu polish: under a tight cap the swaps between decks of equal cost
         # form plateaus that tabu crosses and a hill climber does not
         # from the best deck and the next best local optima (different plateaus)
         starts = [r.deck, *r.stats.get("optima", ())[1:_POLISH_STARTS]]
-        tabus = [build_deck(sub, "tabu", seed=None if seed is None else seed + k,
-                            restarts=_POLISH_RUNS,
-                            stall=_POLISH_STALL, limit=limit, start=d)
-                 for k, d in enumerate(starts)]
+        tabus = []
+        for k, d in enumerate(starts):
+            if k and rule.should_stop():  # the time is up: the runs so far
+                break
+            tabus.append(build_deck(
+                sub, "tabu", seed=None if seed is None else seed + k,
+                restarts=_POLISH_RUNS, stall=_POLISH_STALL, start=d,
+                limit=limit if limit.time is None else dataclasses.replace(
+                    limit, time=max(rule.deadline.remaining(), 1e-9))))
         t = max(tabus, key=lambda x: x.score)
         stats["polish_gain"] = max(0.0, t.score - r.score)
         if t.score > r.score:
@@ -427,8 +440,11 @@ def _merge(p: DeckProblem, *runs: DeckResult, limit: Limit) -> DeckResult:
     sub = restrict(p, pieces)
     at = {u: i for i, u in enumerate(pieces)}
     seconds = _MERGE_SECONDS if limit.time is None else min(_MERGE_SECONDS, 0.1 * limit.time)
-    b = solve_bnb(sub, hint=[at[i] for i in best.deck],
-                  limit=Limit(time=seconds, clock=limit.clock, stop=limit.stop))
+    # its own stop flag: the branch and bound's watchdog sets the flag at its deadline,
+    # and the caller's (a bnb whose VDS hint this is) would then stop at once; the
+    # merge ends within its seconds anyway
+    b = solve_bnb(sub, hint=[at[i] for i in best.deck], reduce=False,
+                  limit=Limit(time=seconds, clock=limit.clock))
     if b.score <= best.score:
         return best
     deck = tuple(sorted(pieces[i] for i in b.deck))

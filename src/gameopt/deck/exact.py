@@ -27,6 +27,7 @@ from ortools.sat.python import cp_model
 from gameopt.core.limit import Limit
 from gameopt.core.progress import Progress, ProgressCallback
 from gameopt.core.stop import StopFlag
+from gameopt.deck import _construct_kernel as construct_kernel
 from gameopt.deck import _strength_kernel as strength_kernel
 from gameopt.deck.build import fitting_pieces, restrict, start_deck
 from gameopt.deck.constraints import add_rule_constraints, choice_variables
@@ -43,7 +44,23 @@ _LAMBDA_MAX = 1e6  # largest cost price tried, in units of a deck's score range 
 
 
 def _top_row_sums(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:
-    """Sum of the ``k`` largest off-diagonal entries of each row (shape (n,))."""
+    """Sum of the ``k`` largest off-diagonal entries of each row (shape (n,)), by the
+    selection kernel :func:`gameopt.deck._construct_kernel.top_row_sums` (one read of
+    each row, most of it as block maxima; a partition of rows full of equal entries
+    costs ten times as much); :func:`_top_row_sums_reference` is its numpy twin."""
+    n = R.shape[0]
+    if k <= 0:
+        return np.zeros(n)
+    if k > n - 1:
+        return _top_row_sums_reference(R, k)
+    R = np.ascontiguousarray(R, dtype=np.float64)
+    return np.asarray(construct_kernel.top_row_sums(R, k, np.arange(n, dtype=np.int64)),
+                      dtype=np.float64)
+
+
+def _top_row_sums_reference(R: npt.NDArray[np.float64], k: int) -> npt.NDArray[np.float64]:
+    """Sum of the ``k`` largest off-diagonal entries of each row by a numpy partition
+    (the diagonal counted as -inf)."""
     n = R.shape[0]
     if k <= 0:
         return np.zeros(n)

@@ -9,8 +9,18 @@ estimate: a lower bound on how much better a deck exists without the rule, no mo
 the deck's score), and the exact gain when they prove the relaxed optimum.
 
 The relaxed problems share the problem's arrays (no copy, no new checks), and the
-re-solves share one time budget, by default the search's own time, so the explanation
-costs about what the search did.
+re-solves share one deadline, by default the search's own time, so the explanation
+costs about what the search did: each re-solve gets an equal part of what is left when
+it starts, so time a re-solve does not use goes to the next.
+
+For ``bnb`` and ``exact`` a rule is first tested by the cheap bound of the problem
+without it (:func:`gameopt.deck.exact.upper_bound`, O(n²)): when that bound is not above
+the deck's score, no deck without the rule beats the deck, the gain is proven 0 and
+there is no re-solve. That a rule is slack in the deck (the cost below the cap, more
+attribute pieces than the minimum) is *not* enough, even for a proven optimum: the
+problem is not convex, so a deck far across the rule can score more (cap 10, pieces a,
+b of cost 1 scoring 1 together and c, d of cost 6 scoring 10: the optimum {a, b} costs
+2, and dropping the cap gains 9).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.limit import Limit
+from gameopt.core.stop import Deadline
 from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool, Rules
 from gameopt.deck.problem import DeckProblem, deck_score
 
@@ -181,9 +192,10 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         it (``greedy`` from scratch, ``hc`` and ``vds`` from the deck, ``bnb`` and
         ``exact`` with the deck as hint, giving a bound too); ``tabu`` by VDS.
     limit : Limit, optional
-        The time of all re-solves together, shared out evenly (pass the search's own
-        ``seconds`` and clock to keep the explanation within the search's cost). A
-        local search from the deck always runs once. Default: 1 s CPU per rule for
+        The time of all re-solves together: one deadline, each re-solve given an equal
+        part of what is left when it starts (pass the search's own ``seconds`` and clock
+        to keep the explanation within the search's cost). A local search from the deck
+        always runs once. Default: 1 s CPU per rule for
         ``bnb``, 10 s wall for ``exact``, ``restarts`` alone for the others.
     leader : LeaderPart, optional
         The fixed leader, counted in the ``usage`` of the cost cap, character limit and
@@ -213,8 +225,9 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
     base = deck_score(problem, deck)
     rules = _relaxations(problem, deck, lead)
     share = None
+    deadline = None  # one for the whole explanation, shared out as it goes
     if limit is not None and limit.time is not None and rules:
-        share = Limit(time=limit.time / len(rules), clock=limit.clock, stop=limit.stop)
+        deadline = Deadline(limit.time, cpu=limit.cpu)
     elif how == "bnb":
         share = Limit(time=1.0, clock="cpu")
     elif how == "exact":
@@ -225,23 +238,42 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
 
         shared = greedy_relaxed(problem, [relaxed for _, _, relaxed in rules])
     out = []
-    for (name, usage, relaxed), deck_of in zip(rules, shared, strict=True):
+    tol = 1e-9 * max(1.0, abs(base))
+    for at, ((name, usage, relaxed), deck_of) in enumerate(zip(rules, shared, strict=True)):
         if deck_of is not None:
             gain = max(0.0, deck_score(relaxed, deck_of) - base)
             out.append(RuleEffect(name, usage, gain, how, None, True))
             continue
+        if how in ("bnb", "exact") and _cheap_bound(relaxed) <= base + tol:
+            out.append(RuleEffect(name, usage, 0.0, how, 0.0, False))  # proven: no gain
+            continue
+        if deadline is not None and limit is not None:
+            # (a limit is > 0: past the deadline a re-solve gets a nanosecond, its
+            # first step only)
+            share = Limit(time=max(deadline.remaining() / (len(rules) - at), 1e-9),
+                          clock=limit.clock, stop=limit.stop)
         options: dict[str, Any] = {}
         if how in ("hc", "vds"):
             # from the deck, then kicks and random starts: no seeded starts, whose
             # O(n²) set-up would cost more than the search's whole time
             options = {"start": list(deck), "restarts": restarts, "seeds": 0}
-        elif how in ("bnb", "exact"):
+        elif how == "exact":
             options = {"hint": list(deck)}
+        elif how == "bnb":
+            # no Russian-doll table: its cost price alone runs six VDS searches, more
+            # than a re-solve's part of the search's time
+            options = {"hint": list(deck), "table": False}
         r = solve(relaxed, how, limit=share, seed=seed, warm=False, **options)
         gain = max(0.0, r.score - base)
         bound = None if r.bound is None else max(gain, r.bound - base)
         out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
     return out
+
+
+def _cheap_bound(p: DeckProblem) -> float:
+    from gameopt.deck.exact import upper_bound  # (the module loads CP-SAT)
+
+    return upper_bound(p)
 
 
 def deck_totals(pool: Pool, pieces: Sequence[PieceId], leader: PieceId | None = None

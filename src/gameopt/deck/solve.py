@@ -116,8 +116,9 @@ METHODS: dict[str, Method] = {m.name: m for m in (
            deck=False),
     Method("exact", "CP-SAT model of the quadratic score: proof or gap", "wall", True, False,
            60.0, ("workers", "hint", "scale"), _exact),
-    Method("bnb", "branch and bound (Marti-Gallego-Duarte bounds, Russian-doll table): "
-           "proof or gap", "cpu", True, False, 60.0, ("hint", "table"), _bnb),
+    Method("bnb", "branch and bound (Marti-Gallego-Duarte bounds, Russian-doll table, "
+           "quadratic-knapsack reduction under a tight cap): proof or gap", "cpu", True,
+           False, 60.0, ("hint", "table", "reduce"), _bnb),
 )}
 
 #: The methods that suit MDP instances (:func:`gameopt.deck.mdp.solve_mdp`).
