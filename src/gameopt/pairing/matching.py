@@ -76,7 +76,7 @@ import numpy.typing as npt
 import rustworkx as rx
 
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
-from gameopt.pairing._blossom_kernel import matrix_faults
+from gameopt.pairing._blossom_kernel import few_per_vertex, matrix_faults
 from gameopt.pairing._slim_kernels import SLIM_WINDOW, local_search
 from gameopt.pairing._sparse import sparse_exact
 
@@ -328,6 +328,10 @@ def warm_kernels() -> None:
     t = np.triu(rng.integers(0, 9, (40, 40)), 1)
     a = ~np.eye(40, dtype=np.bool_)
     sparse_exact((c + c.T).astype(np.int64), a, (t + t.T).astype(np.int64), {})
+    # the lower tie levels' candidate choice, which the small instance does not reach (its
+    # compile was 1.6 s inside the first timed 1,000-player round)
+    e = np.array([0, 1], dtype=np.int64)
+    few_per_vertex(3, e, e + 1, e[::-1].copy(), 1)
 
 
 def solve_exact(cost: IntMatrix, allowed: BoolMatrix, tie: IntMatrix | None, names: list[str],
