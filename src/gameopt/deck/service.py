@@ -104,7 +104,8 @@ class Advice:
         Each piece's share of the score, in ``deck`` order (they sum to ``score``).
     rules : tuple of dict
         The binding-rule analysis (:func:`gameopt.deck.explain.binding_rules`), one dict
-        per active rule; empty when not asked for.
+        per active rule, its ``kind`` ``"proven"`` or ``"estimate"``; empty when not
+        asked for.
     timings : dict of str to float
         CPU seconds of this process for ``problem``, ``search`` and ``explain``.
     """
@@ -442,7 +443,8 @@ class DeckCatalogue:
             budget = Limit(time=max(res.seconds, 1e-3),
                            clock="wall" if res.clock == "wall" else "cpu",
                            stop=None if limit is None else limit.stop)
-            effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds)}
+            effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds),
+                             "kind": e.kind}
                             for e in binding_rules(problem, res.deck, seed=seed,
                                                    method=method, limit=budget,
                                                    leader=leader_part(self.pool, rules)))

@@ -248,7 +248,7 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
             "seconds": res.seconds, "clock": res.clock, "proven": res.proven,
             "gap": res.gap, "size": len(deck) + (leader is not None),
             "rules": [{"rule": e.rule, "usage": e.usage, "gain": e.gain, "binds": e.binds,
-                       "bound": e.bound, "estimate": e.estimate, "method": e.method}
+                       "bound": e.bound, "estimate": e.estimate, "kind": e.kind, "method": e.method}
                       for e in effects],
             "chart": bar_chart(bars, title="each piece's share of the deck's score"),
             "check": float(pair.sum() + lead.sum())}
