@@ -267,3 +267,80 @@ def _same_as_full_constructions(p: DeckProblem) -> None:
     assert all(d is not None for d in got)
     for q, d in zip(looser, got, strict=True):
         assert d == solve(q, "greedy").deck
+
+
+def _watchdog_solve(seen: list[bool]) -> Any:
+    """A solve that, like a deadline watchdog at its time limit, raises the flag of the
+    limit it was given (recording first whether the flag was already up)."""
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    real = solve_mod.solve
+
+    def fake(problem: DeckProblem, method: str, *, limit: Limit | None = None,
+             **kwargs: Any) -> Any:
+        seen.append(limit is not None and limit.stop is not None and limit.stop.is_set())
+        r = real(problem, method, limit=None if limit is None
+                 else Limit(time=limit.time, clock=limit.clock), **kwargs)
+        if limit is not None and limit.stop is not None:
+            limit.stop.set()
+        return r
+
+    return fake
+
+
+@pytest.mark.parametrize("method", ["vds", "bnb", "exact"])
+def test_a_re_solve_never_raises_the_callers_stop_flag(
+        monkeypatch: pytest.MonkeyPatch, method: str) -> None:
+    """Each re-solve's watchdog raises its own flag: the caller's stays down and the next
+    re-solve starts with its flag down (with the caller's flag, the first re-solve's
+    deadline stopped every later one, 'requested', and the caller)."""
+    from gameopt.core import StopFlag
+
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    p = _problem(7)
+    deck = solve(p, "vds").deck
+    seen: list[bool] = []
+    monkeypatch.setattr(solve_mod, "solve", _watchdog_solve(seen))
+    monkeypatch.setattr("gameopt.deck.explain._cheap_bound", lambda q: np.inf)
+    flag = StopFlag()
+    clock = "wall" if method == "exact" else "cpu"
+    effects = binding_rules(p, deck, method=method, limit=Limit(time=5.0, clock=clock,
+                                                                 stop=flag))
+    assert len(seen) == len(effects) >= 3
+    assert not flag.is_set() and not any(seen)
+
+
+def test_the_callers_stop_flag_stops_every_re_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameopt.core import StopFlag
+
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    p = _problem(7)
+    deck = solve(p, "vds").deck
+    seen: list[bool] = []
+    monkeypatch.setattr(solve_mod, "solve", _watchdog_solve(seen))
+    flag = StopFlag()
+    flag.set()
+    binding_rules(p, deck, method="vds", limit=Limit(time=5.0, clock="cpu", stop=flag))
+    assert seen and all(seen)
+
+
+def test_chained_stop_follows_the_parent_and_never_raises_it() -> None:
+    import time
+
+    from gameopt.core import StopFlag
+    from gameopt.deck.explain import chained_stop
+
+    parent = StopFlag()
+    with chained_stop(parent) as own:
+        assert own is not None and own is not parent
+        own.set()
+        assert not parent.is_set()
+    with chained_stop(parent) as own:
+        assert own is not None and not own.is_set()
+        parent.set()
+        for _ in range(2000):  # polled every 5 ms: bounded wait, no timing assertion
+            if own.is_set():
+                break
+            time.sleep(0.005)
+        assert own.is_set()
+    with chained_stop(None) as own:
+        assert own is None

@@ -32,27 +32,29 @@ b of cost 1 scoring 1 together and c, d of cost 6 scoring 10: the optimum {a, b}
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Sequence
-from dataclasses import dataclass
+import dataclasses
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.limit import Limit
-from gameopt.core.stop import Deadline
+from gameopt.core.stop import Deadline, StopFlag
 from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool, Rules
 from gameopt.deck.problem import DeckProblem, deck_score
 
-__all__ = ["LeaderPart", "RuleEffect", "binding_rules", "contributions", "deck_shares",
-           "deck_totals", "leader_part"]
+__all__ = ["LeaderPart", "RuleEffect", "binding_rules", "chained_stop", "contributions",
+           "deck_shares", "deck_totals", "leader_part"]
 
 #: Methods re-solved by themselves; the others (``tabu``, for MDP instances) by VDS.
 _SAME = ("greedy", "hc", "vds", "bnb", "exact")
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class RuleEffect:
     """One active rule: its name, how the deck stands against it (the leader counted),
     and what dropping it gains.
@@ -90,7 +92,7 @@ class RuleEffect:
         return "estimate" if self.estimate else "proven"
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class LeaderPart:
     """What a fixed leader adds to the rule counts it is not part of in the problem
     (:func:`gameopt.deck.pool.to_problem` takes it off the cap and the minimum).
@@ -154,6 +156,42 @@ def deck_shares(problem: DeckProblem, deck: Sequence[int]
     return share + half, float(half.sum())
 
 
+@contextlib.contextmanager
+def chained_stop(parent: StopFlag | None, poll: float = 0.005
+                 ) -> Iterator[StopFlag | None]:
+    """A stop flag of its own for one search, raised when ``parent`` is, never raising it.
+
+    A search's deadline watchdog (:meth:`gameopt.core.stop.StopRule.watch`) raises the
+    flag of its limit when its time is up; given a caller's flag (a disconnected
+    client's, a worker's), it would stop the caller and every later search too. Inside
+    the ``with`` block a thread polls ``parent`` every ``poll`` seconds and raises the
+    own flag once it is up (at once when it already is). ``None`` without a parent.
+    """
+    if parent is None:
+        yield None
+        return
+    own = StopFlag()
+    if parent.is_set():
+        own.set()
+        yield own
+        return
+    done = threading.Event()
+
+    def run() -> None:
+        while not done.wait(poll):
+            if parent.is_set():
+                own.set()
+                return
+
+    thread = threading.Thread(target=run, name="gameopt-stop-chain", daemon=True)
+    thread.start()
+    try:
+        yield own
+    finally:
+        done.set()
+        thread.join()
+
+
 def _relaxed(p: DeckProblem, **changes: Any) -> DeckProblem:
     """``p`` with rule fields changed, sharing its arrays: no copy of ``R`` and none of
     the O(n²) checks ``dataclasses.replace`` would run again (the changes only loosen
@@ -210,7 +248,9 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         part of what is left when it starts (pass the search's own ``seconds`` and clock
         to keep the explanation within the search's cost). A local search from the deck
         always runs once. Default: 1 s CPU per rule for
-        ``bnb``, ``restarts`` alone for the others.
+        ``bnb``, ``restarts`` alone for the others. ``stop``: the caller's flag stops
+        every re-solve, each through a flag of its own chained to it
+        (:func:`chained_stop`): a re-solve's deadline watchdog never raises it.
     leader : LeaderPart, optional
         The fixed leader, counted in the ``usage`` of the cost cap, character limit and
         attribute minimum, as in the deck's totals.
@@ -244,6 +284,9 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         deadline = Deadline(limit.time, cpu=limit.cpu)
     elif how == "bnb":
         share = Limit(time=1.0, clock="cpu")
+    # the caller's stop flag stops each re-solve through a flag of its own: a re-solve's
+    # deadline watchdog raises its flag, which must not stop the caller or the next one
+    caller = None if limit is None else limit.stop
     shared: list[tuple[int, ...] | None] = [None] * len(rules)
     if how == "greedy":  # the picks every looser greedy construction shares, made once
         from gameopt.deck.build import greedy_relaxed
@@ -264,13 +307,14 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
             # (a limit is > 0: past the deadline a re-solve gets a nanosecond, its
             # first step only)
             share = Limit(time=max(deadline.remaining() / (len(rules) - at), 1e-9),
-                          clock=limit.clock, stop=limit.stop)
+                          clock=limit.clock)
         options: dict[str, Any] = {}
         if how == "exact":
             # an estimate: VDS from the deck (a lower bound on the gain) and the cheap
             # bound (an upper one); proven only when they meet
-            r = solve(relaxed, "vds", limit=share, seed=seed, warm=False,
-                      start=list(deck), restarts=restarts, seeds=0)
+            with chained_stop(caller) as own:
+                r = solve(relaxed, "vds", limit=_with_stop(share, own), seed=seed,
+                          warm=False, start=list(deck), restarts=restarts, seeds=0)
             gain = max(0.0, r.score - base)
             top = max(gain, cheap - base)
             out.append(RuleEffect(name, usage, gain, "vds", top, top - gain > tol))
@@ -283,11 +327,19 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
             # no Russian-doll table: its cost price alone runs six VDS searches, more
             # than a re-solve's part of the search's time
             options = {"hint": list(deck), "table": False}
-        r = solve(relaxed, how, limit=share, seed=seed, warm=False, **options)
+        with chained_stop(caller) as own:
+            r = solve(relaxed, how, limit=_with_stop(share, own), seed=seed, warm=False,
+                      **options)
         gain = max(0.0, r.score - base)
         bound = None if r.bound is None else max(gain, r.bound - base)
         out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
     return out
+
+
+def _with_stop(limit: Limit | None, stop: StopFlag | None) -> Limit | None:
+    if stop is None:
+        return limit
+    return Limit(stop=stop) if limit is None else dataclasses.replace(limit, stop=stop)
 
 
 def _cheap_bound(p: DeckProblem) -> float:
