@@ -86,6 +86,53 @@ def test_bnb_gain_is_proven_against_brute_force(seed: int) -> None:
             assert e.gain == pytest.approx(true_gain, abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_exact_explanation_brackets_the_true_gain(seed: int) -> None:
+    """A CP-SAT deck is explained by estimates: VDS from the deck (lower) and the cheap
+    bound (upper) bracket the brute-forced gain, and each line says which kind it is."""
+    p = _problem(30 + seed)
+    r = solve(p, "exact", limit=Limit(time=5.0, clock="wall"))
+    base = deck_score(p, r.deck)
+    effects = binding_rules(p, r.deck, method="exact")
+    assert effects
+    for (_, _, q), e in zip(_relaxations(p, r.deck, LeaderPart()), effects, strict=True):
+        true_gain = _optimum(q) - base
+        assert e.bound is not None and e.gain <= true_gain + 1e-9 <= e.bound + 2e-9
+        assert e.kind == ("estimate" if e.estimate else "proven")
+        if e.kind == "proven":
+            assert e.gain == pytest.approx(true_gain, abs=1e-6)
+        else:
+            assert e.bound > e.gain and e.method == "vds"
+
+
+def test_exact_explanation_runs_no_cp_sat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its re-solves are VDS runs from the deck (a CP-SAT re-solve cost 1.4-3.4 times the
+    search): an estimate, never presented as proven unless the bound meets it."""
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    real = solve_mod.solve
+    used: list[str] = []
+
+    def spy(problem: DeckProblem, method: str, **kwargs: Any) -> Any:
+        used.append(method)
+        return real(problem, method, **kwargs)
+
+    p = _problem(5)
+    deck = solve(p, "exact", limit=Limit(time=5.0, clock="wall")).deck
+    monkeypatch.setattr(solve_mod, "solve", spy)
+    effects = binding_rules(p, deck, method="exact", limit=Limit(time=0.5, clock="wall"))
+    assert set(used) <= {"vds"}
+    assert any(e.kind == "estimate" for e in effects)
+
+
+def test_verdict_names_an_estimate() -> None:
+    from gameopt.cli.deck import _verdict
+    from gameopt.deck.explain import RuleEffect
+
+    assert _verdict(RuleEffect("cost cap", "cost 9/9", 1.0, "vds", 2.5, True)).startswith(
+        "estimate: +1.000 to +2.500")
+    assert "proven by" in _verdict(RuleEffect("cost cap", "cost 9/9", 1.0, "bnb", 1.0, False))
+
+
 def test_a_time_budget_is_shared_over_the_rules() -> None:
     """With a budget, bnb stops early on each rule: a bound, marked an estimate."""
     p = _problem(20)
@@ -220,3 +267,80 @@ def _same_as_full_constructions(p: DeckProblem) -> None:
     assert all(d is not None for d in got)
     for q, d in zip(looser, got, strict=True):
         assert d == solve(q, "greedy").deck
+
+
+def _watchdog_solve(seen: list[bool]) -> Any:
+    """A solve that, like a deadline watchdog at its time limit, raises the flag of the
+    limit it was given (recording first whether the flag was already up)."""
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    real = solve_mod.solve
+
+    def fake(problem: DeckProblem, method: str, *, limit: Limit | None = None,
+             **kwargs: Any) -> Any:
+        seen.append(limit is not None and limit.stop is not None and limit.stop.is_set())
+        r = real(problem, method, limit=None if limit is None
+                 else Limit(time=limit.time, clock=limit.clock), **kwargs)
+        if limit is not None and limit.stop is not None:
+            limit.stop.set()
+        return r
+
+    return fake
+
+
+@pytest.mark.parametrize("method", ["vds", "bnb", "exact"])
+def test_a_re_solve_never_raises_the_callers_stop_flag(
+        monkeypatch: pytest.MonkeyPatch, method: str) -> None:
+    """Each re-solve's watchdog raises its own flag: the caller's stays down and the next
+    re-solve starts with its flag down (with the caller's flag, the first re-solve's
+    deadline stopped every later one, 'requested', and the caller)."""
+    from gameopt.core import StopFlag
+
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    p = _problem(7)
+    deck = solve(p, "vds").deck
+    seen: list[bool] = []
+    monkeypatch.setattr(solve_mod, "solve", _watchdog_solve(seen))
+    monkeypatch.setattr("gameopt.deck.explain._cheap_bound", lambda q: np.inf)
+    flag = StopFlag()
+    clock = "wall" if method == "exact" else "cpu"
+    effects = binding_rules(p, deck, method=method, limit=Limit(time=5.0, clock=clock,
+                                                                 stop=flag))
+    assert len(seen) == len(effects) >= 3
+    assert not flag.is_set() and not any(seen)
+
+
+def test_the_callers_stop_flag_stops_every_re_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gameopt.core import StopFlag
+
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    p = _problem(7)
+    deck = solve(p, "vds").deck
+    seen: list[bool] = []
+    monkeypatch.setattr(solve_mod, "solve", _watchdog_solve(seen))
+    flag = StopFlag()
+    flag.set()
+    binding_rules(p, deck, method="vds", limit=Limit(time=5.0, clock="cpu", stop=flag))
+    assert seen and all(seen)
+
+
+def test_chained_stop_follows_the_parent_and_never_raises_it() -> None:
+    import time
+
+    from gameopt.core import StopFlag
+    from gameopt.deck.explain import chained_stop
+
+    parent = StopFlag()
+    with chained_stop(parent) as own:
+        assert own is not None and own is not parent
+        own.set()
+        assert not parent.is_set()
+    with chained_stop(parent) as own:
+        assert own is not None and not own.is_set()
+        parent.set()
+        for _ in range(2000):  # polled every 5 ms: bounded wait, no timing assertion
+            if own.is_set():
+                break
+            time.sleep(0.005)
+        assert own.is_set()
+    with chained_stop(None) as own:
+        assert own is None

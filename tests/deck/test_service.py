@@ -196,3 +196,34 @@ def test_a_character_limit_above_the_deck_size_is_the_deck_size(
     a, _ = to_problem(pool, coll, huge, scores)
     same_problem(a, to_problem(pool, coll, same, scores)[0])
     same_problem(cat.problem(coll.owned, huge)[0], a)
+
+
+def test_a_search_watchdog_does_not_raise_the_callers_flag(
+        data: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bnb's deadline watchdog raises the flag of its limit at the time limit: with the
+    caller's (a worker's) flag the explanation was skipped as if the client had gone,
+    and the caller's flag stayed up."""
+    import importlib
+
+    from gameopt.core import Limit, StopFlag
+
+    pool, coll, scores = data
+    cat = DeckCatalogue(pool, scores)
+    solve_mod = importlib.import_module("gameopt.deck.solve")
+    real = solve_mod.solve
+
+    def timed_out(problem: DeckProblem, method: str, *, limit: Limit | None = None,
+                  **kwargs: Any) -> Any:
+        r = real(problem, method, limit=None if limit is None
+                 else Limit(time=limit.time, clock=limit.clock), **kwargs)
+        if limit is not None and limit.stop is not None:
+            limit.stop.set()  # as the watchdog does at the deadline
+        return r
+
+    monkeypatch.setattr(solve_mod, "solve", timed_out)
+    flag = StopFlag()
+    advice = cat.recommend(coll.owned, Rules(cost_cap=220), "vds",
+                           limit=Limit(time=2.0, clock="cpu", stop=flag))
+    assert not flag.is_set()
+    assert advice.rules and advice.rules[0]["rule"] == "cost cap"
+    assert {r["kind"] for r in advice.rules} <= {"proven", "estimate"}

@@ -172,8 +172,8 @@ def _verdict(e: RuleEffect) -> str:
         return (f"binds: +{e.gain:.3f} without it (proven by {e.method})" if e.binds
                 else f"does not bind (proven by {e.method})")
     if e.bound is not None:
-        return (f"+{e.gain:.3f} to +{e.bound:.3f} without it ({e.method} re-solve and "
-                "bound)")
+        return (f"estimate: +{e.gain:.3f} to +{e.bound:.3f} without it (a {e.method} "
+                "re-solve and a bound)")
     return (f"binds: +{e.gain:.3f} without it (estimate: a {e.method} re-solve)" if e.binds
             else f"does not bind as far as a {e.method} re-solve finds (an estimate)")
 

@@ -5,8 +5,15 @@ that for each active rule: it re-solves the problem without that rule *by the me
 that built the deck*, starting from the deck itself where the method takes a start (so
 the relaxed score is never lower), and reports the gain. A heuristic's gain is an
 estimate: a lower bound on how much better a deck exists without the rule, no more.
-``bnb`` and ``exact`` also give a bound on the gain (the relaxed problem's bound minus
-the deck's score), and the exact gain when they prove the relaxed optimum.
+``bnb`` also gives a bound on the gain (the relaxed problem's bound minus the deck's
+score), and the exact gain when it proves the relaxed optimum.
+
+A deck built by ``exact`` (CP-SAT) is explained by estimates: a CP-SAT re-solve costs a
+model build of O(n²) Python terms and a search as long as the deck's own, so each rule
+is re-solved by VDS from the deck instead (a few ms) and bounded by the cheap bound of
+the problem without it. The gain then lies in ``[gain, bound]`` (a deck VDS found
+without the rule, a bound on every deck without it), marked an estimate unless the two
+meet. :attr:`RuleEffect.kind` says which: ``"proven"`` or ``"estimate"``.
 
 The relaxed problems share the problem's arrays (no copy, no new checks), and the
 re-solves share one deadline, by default the search's own time, so the explanation
@@ -25,27 +32,29 @@ b of cost 1 scoring 1 together and c, d of cost 6 scoring 10: the optimum {a, b}
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Sequence
-from dataclasses import dataclass
+import dataclasses
+import threading
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.limit import Limit
-from gameopt.core.stop import Deadline
+from gameopt.core.stop import Deadline, StopFlag
 from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool, Rules
 from gameopt.deck.problem import DeckProblem, deck_score
 
-__all__ = ["LeaderPart", "RuleEffect", "binding_rules", "contributions", "deck_shares",
-           "deck_totals", "leader_part"]
+__all__ = ["LeaderPart", "RuleEffect", "binding_rules", "chained_stop", "contributions",
+           "deck_shares", "deck_totals", "leader_part"]
 
 #: Methods re-solved by themselves; the others (``tabu``, for MDP instances) by VDS.
 _SAME = ("greedy", "hc", "vds", "bnb", "exact")
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class RuleEffect:
     """One active rule: its name, how the deck stands against it (the leader counted),
     and what dropping it gains.
@@ -76,8 +85,14 @@ class RuleEffect:
     def binds(self) -> bool:
         return self.gain > 1e-9
 
+    @property
+    def kind(self) -> str:
+        """``"proven"`` when ``gain`` is the proven gain, else ``"estimate"`` (then the
+        true gain lies in ``[gain, bound]``, or is at least ``gain`` without a bound)."""
+        return "estimate" if self.estimate else "proven"
 
-@dataclass(frozen=True)
+
+@dataclasses.dataclass(frozen=True)
 class LeaderPart:
     """What a fixed leader adds to the rule counts it is not part of in the problem
     (:func:`gameopt.deck.pool.to_problem` takes it off the cap and the minimum).
@@ -141,6 +156,42 @@ def deck_shares(problem: DeckProblem, deck: Sequence[int]
     return share + half, float(half.sum())
 
 
+@contextlib.contextmanager
+def chained_stop(parent: StopFlag | None, poll: float = 0.005
+                 ) -> Iterator[StopFlag | None]:
+    """A stop flag of its own for one search, raised when ``parent`` is, never raising it.
+
+    A search's deadline watchdog (:meth:`gameopt.core.stop.StopRule.watch`) raises the
+    flag of its limit when its time is up; given a caller's flag (a disconnected
+    client's, a worker's), it would stop the caller and every later search too. Inside
+    the ``with`` block a thread polls ``parent`` every ``poll`` seconds and raises the
+    own flag once it is up (at once when it already is). ``None`` without a parent.
+    """
+    if parent is None:
+        yield None
+        return
+    own = StopFlag()
+    if parent.is_set():
+        own.set()
+        yield own
+        return
+    done = threading.Event()
+
+    def run() -> None:
+        while not done.wait(poll):
+            if parent.is_set():
+                own.set()
+                return
+
+    thread = threading.Thread(target=run, name="gameopt-stop-chain", daemon=True)
+    thread.start()
+    try:
+        yield own
+    finally:
+        done.set()
+        thread.join()
+
+
 def _relaxed(p: DeckProblem, **changes: Any) -> DeckProblem:
     """``p`` with rule fields changed, sharing its arrays: no copy of ``R`` and none of
     the O(n²) checks ``dataclasses.replace`` would run again (the changes only loosen
@@ -189,14 +240,17 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         others from the best deck kicked or a random construction).
     method : str
         The method that built the deck: the problem without each rule is re-solved by
-        it (``greedy`` from scratch, ``hc`` and ``vds`` from the deck, ``bnb`` and
-        ``exact`` with the deck as hint, giving a bound too); ``tabu`` by VDS.
+        it (``greedy`` from scratch, ``hc`` and ``vds`` from the deck, ``bnb`` with the
+        deck as hint, giving a bound too); ``tabu`` by VDS; ``exact`` by VDS from the
+        deck with the cheap bound (an estimate with its interval, see the module notes).
     limit : Limit, optional
         The time of all re-solves together: one deadline, each re-solve given an equal
         part of what is left when it starts (pass the search's own ``seconds`` and clock
         to keep the explanation within the search's cost). A local search from the deck
         always runs once. Default: 1 s CPU per rule for
-        ``bnb``, 10 s wall for ``exact``, ``restarts`` alone for the others.
+        ``bnb``, ``restarts`` alone for the others. ``stop``: the caller's flag stops
+        every re-solve, each through a flag of its own chained to it
+        (:func:`chained_stop`): a re-solve's deadline watchdog never raises it.
     leader : LeaderPart, optional
         The fixed leader, counted in the ``usage`` of the cost cap, character limit and
         attribute minimum, as in the deck's totals.
@@ -230,8 +284,9 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
         deadline = Deadline(limit.time, cpu=limit.cpu)
     elif how == "bnb":
         share = Limit(time=1.0, clock="cpu")
-    elif how == "exact":
-        share = Limit(time=10.0, clock="wall")
+    # the caller's stop flag stops each re-solve through a flag of its own: a re-solve's
+    # deadline watchdog raises its flag, which must not stop the caller or the next one
+    caller = None if limit is None else limit.stop
     shared: list[tuple[int, ...] | None] = [None] * len(rules)
     if how == "greedy":  # the picks every looser greedy construction shares, made once
         from gameopt.deck.build import greedy_relaxed
@@ -244,30 +299,47 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
             gain = max(0.0, deck_score(relaxed, deck_of) - base)
             out.append(RuleEffect(name, usage, gain, how, None, True))
             continue
-        if how in ("bnb", "exact") and _cheap_bound(relaxed) <= base + tol:
+        cheap = _cheap_bound(relaxed) if how in ("bnb", "exact") else np.inf
+        if cheap <= base + tol:
             out.append(RuleEffect(name, usage, 0.0, how, 0.0, False))  # proven: no gain
             continue
         if deadline is not None and limit is not None:
             # (a limit is > 0: past the deadline a re-solve gets a nanosecond, its
             # first step only)
             share = Limit(time=max(deadline.remaining() / (len(rules) - at), 1e-9),
-                          clock=limit.clock, stop=limit.stop)
+                          clock=limit.clock)
         options: dict[str, Any] = {}
+        if how == "exact":
+            # an estimate: VDS from the deck (a lower bound on the gain) and the cheap
+            # bound (an upper one); proven only when they meet
+            with chained_stop(caller) as own:
+                r = solve(relaxed, "vds", limit=_with_stop(share, own), seed=seed,
+                          warm=False, start=list(deck), restarts=restarts, seeds=0)
+            gain = max(0.0, r.score - base)
+            top = max(gain, cheap - base)
+            out.append(RuleEffect(name, usage, gain, "vds", top, top - gain > tol))
+            continue
         if how in ("hc", "vds"):
             # from the deck, then kicks and random starts: no seeded starts, whose
             # O(n²) set-up would cost more than the search's whole time
             options = {"start": list(deck), "restarts": restarts, "seeds": 0}
-        elif how == "exact":
-            options = {"hint": list(deck)}
         elif how == "bnb":
             # no Russian-doll table: its cost price alone runs six VDS searches, more
             # than a re-solve's part of the search's time
             options = {"hint": list(deck), "table": False}
-        r = solve(relaxed, how, limit=share, seed=seed, warm=False, **options)
+        with chained_stop(caller) as own:
+            r = solve(relaxed, how, limit=_with_stop(share, own), seed=seed, warm=False,
+                      **options)
         gain = max(0.0, r.score - base)
         bound = None if r.bound is None else max(gain, r.bound - base)
         out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
     return out
+
+
+def _with_stop(limit: Limit | None, stop: StopFlag | None) -> Limit | None:
+    if stop is None:
+        return limit
+    return Limit(stop=stop) if limit is None else dataclasses.replace(limit, stop=stop)
 
 
 def _cheap_bound(p: DeckProblem) -> float:

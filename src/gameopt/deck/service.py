@@ -104,7 +104,8 @@ class Advice:
         Each piece's share of the score, in ``deck`` order (they sum to ``score``).
     rules : tuple of dict
         The binding-rule analysis (:func:`gameopt.deck.explain.binding_rules`), one dict
-        per active rule; empty when not asked for.
+        per active rule, its ``kind`` ``"proven"`` or ``"estimate"``; empty when not
+        asked for.
     timings : dict of str to float
         CPU seconds of this process for ``problem``, ``search`` and ``explain``.
     """
@@ -427,22 +428,32 @@ class DeckCatalogue:
         InfeasibleError
             No deck keeps the rules.
         """
-        from gameopt.deck.explain import binding_rules, contributions, leader_part
+        from gameopt.deck.explain import (
+            binding_rules,
+            chained_stop,
+            contributions,
+            leader_part,
+        )
         from gameopt.deck.solve import solve
 
         t0 = time.process_time()
         problem, ids = self.problem(owned, rules)
         t1 = time.process_time()
-        res = solve(problem, method, limit=limit, seed=seed)
+        caller = None if limit is None else limit.stop
+        # the search stops on the caller's flag through its own: its deadline watchdog
+        # (bnb's) raises its flag at the time limit, which would skip the explanation
+        with chained_stop(caller) as own:
+            res = solve(problem, method, seed=seed,
+                        limit=limit if own is None or limit is None
+                        else dataclasses.replace(limit, stop=own))
         t2 = time.process_time()
         effects: tuple[dict[str, Any], ...] = ()
-        if explain and not (limit is not None and limit.stop is not None
-                            and limit.stop.is_set()):
+        if explain and not (caller is not None and caller.is_set()):
             # the same method, within the search's own time (as ``gameopt deck build``)
             budget = Limit(time=max(res.seconds, 1e-3),
-                           clock="wall" if res.clock == "wall" else "cpu",
-                           stop=None if limit is None else limit.stop)
-            effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds)}
+                           clock="wall" if res.clock == "wall" else "cpu", stop=caller)
+            effects = tuple({**dataclasses.asdict(e), "binds": bool(e.binds),
+                             "kind": e.kind}
                             for e in binding_rules(problem, res.deck, seed=seed,
                                                    method=method, limit=budget,
                                                    leader=leader_part(self.pool, rules)))

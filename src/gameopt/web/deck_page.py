@@ -213,10 +213,20 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
            stop: StopFlag) -> dict[str, Any]:
     """The deck, each piece's share, the binding rules and the leader's share."""
     from gameopt.deck import solve, to_problem
-    from gameopt.deck.explain import binding_rules, contributions, deck_totals, leader_part
+    from gameopt.deck.explain import (
+        binding_rules,
+        chained_stop,
+        contributions,
+        deck_totals,
+        leader_part,
+    )
 
     problem, ids = to_problem(data.pool, data.collection, rules, data.scores)
-    res = solve(problem, method, limit=Limit(time=seconds, clock="wall", stop=stop), seed=0)
+    # its own flag, chained to the page's: bnb's deadline watchdog raises the flag of its
+    # limit, which would stop the explanation's re-solves at once
+    with chained_stop(stop) as own:
+        res = solve(problem, method, limit=Limit(time=seconds, clock="wall", stop=own),
+                    seed=0)
     deck = list(res.deck)
     total = contributions(problem, deck)
     lead = (np.zeros(len(deck)) if problem.leader_scores is None
@@ -248,7 +258,7 @@ def _build(data: _DataSet, rules: Any, method: str, seconds: float,
             "seconds": res.seconds, "clock": res.clock, "proven": res.proven,
             "gap": res.gap, "size": len(deck) + (leader is not None),
             "rules": [{"rule": e.rule, "usage": e.usage, "gain": e.gain, "binds": e.binds,
-                       "bound": e.bound, "estimate": e.estimate, "method": e.method}
+                       "bound": e.bound, "estimate": e.estimate, "kind": e.kind, "method": e.method}
                       for e in effects],
             "chart": bar_chart(bars, title="each piece's share of the deck's score"),
             "check": float(pair.sum() + lead.sum())}
