@@ -50,6 +50,8 @@ from gameopt.deck.problem import DeckProblem, deck_score
 __all__ = ["LeaderPart", "RuleEffect", "binding_rules", "chained_stop", "contributions",
            "deck_shares", "deck_totals", "leader_part"]
 
+#: The part of the explanation's time kept back for its re-solves' reaction to the stop.
+STOP_MARGIN = 0.02
 #: Methods re-solved by themselves; the others (``tabu``, for MDP instances) by VDS.
 _SAME = ("greedy", "hc", "vds", "bnb", "exact")
 
@@ -281,7 +283,10 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
     share = None
     deadline = None  # one for the whole explanation, shared out as it goes
     if limit is not None and limit.time is not None and rules:
-        deadline = Deadline(limit.time, cpu=limit.cpu)
+        # a re-solve stops a little after its share is up (the watchdog's period, the
+        # step it is in): the deadline keeps that margin, so the whole explanation
+        # stays within the time given
+        deadline = Deadline(limit.time * (1.0 - STOP_MARGIN), cpu=limit.cpu)
     elif how == "bnb":
         share = Limit(time=1.0, clock="cpu")
     # the caller's stop flag stops each re-solve through a flag of its own: a re-solve's
