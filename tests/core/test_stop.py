@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from gameopt.core import Deadline, StopRule
+from gameopt.core import Deadline, StopFlag, StopRule
 from gameopt.errors import InvalidInputError
 
 
@@ -103,3 +103,28 @@ def test_request_stop_from_another_thread() -> None:
     assert not thread.is_alive()
     assert rule.stop_requested
     assert reasons == ["requested"]
+
+
+def test_on_flag_acts_once_when_the_flag_goes_up_and_not_after_the_block() -> None:
+    from gameopt.core import on_flag
+
+    calls: list[int] = []
+    flag = StopFlag()
+    with on_flag(flag, lambda: calls.append(1), poll=0.001):
+        time.sleep(0.02)
+        assert calls == []
+        flag.set()
+        for _ in range(2000):  # bounded: 2 s at most
+            if calls:
+                break
+            time.sleep(0.001)
+        time.sleep(0.01)
+    assert calls == [1]
+    late = StopFlag()
+    with on_flag(late, lambda: calls.append(2), poll=0.001):
+        pass
+    late.set()
+    time.sleep(0.01)
+    assert calls == [1]  # the block ended: nothing watches the flag any more
+    with on_flag(flag, lambda: calls.append(3)):  # set already: at once
+        assert calls == [1, 3]

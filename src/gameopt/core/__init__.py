@@ -16,7 +16,7 @@ from gameopt.core.parallel import default_workers, parallel_map
 from gameopt.core.progress import Progress, ProgressCallback, Throttle
 from gameopt.core.result import Outcome, Result
 from gameopt.core.rng import make_rng, spawn_seeds
-from gameopt.core.stop import Deadline, StopFlag, StopRule
+from gameopt.core.stop import Deadline, StopFlag, StopRule, on_flag
 
 __all__ = [
     "CLOCKS",
@@ -37,6 +37,7 @@ __all__ = [
     "check_seconds",
     "default_workers",
     "make_rng",
+    "on_flag",
     "parallel_map",
     "read_bytes",
     "read_text",

@@ -17,7 +17,7 @@ import contextlib
 import math
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
 
-__all__ = ["Deadline", "StopFlag", "StopRule"]
+__all__ = ["Deadline", "StopFlag", "StopRule", "on_flag"]
 
 
 class Deadline:
@@ -98,6 +98,37 @@ class StopFlag:
     def __repr__(self) -> str:
         return f"StopFlag(set={self.is_set()})"
 
+
+
+@contextlib.contextmanager
+def on_flag(flag: StopFlag, action: Callable[[], None], poll: float = 0.01
+            ) -> Iterator[None]:
+    """Call ``action`` once when ``flag`` is set, while the ``with`` block runs (at once
+    when it is set already).
+
+    For what cannot poll the flag itself: another solver's stop call (CP-SAT's
+    ``stop_search``), or a flag of its own that follows a caller's without ever raising
+    it. A thread polls ``flag`` every ``poll`` seconds and ends with the block.
+    """
+    if flag.is_set():
+        action()
+        yield
+        return
+    done = threading.Event()
+
+    def run() -> None:
+        while not done.wait(poll):
+            if flag.is_set():
+                action()
+                return
+
+    thread = threading.Thread(target=run, name="gameopt-on-flag", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 @dataclass
 class StopRule:

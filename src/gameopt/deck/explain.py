@@ -35,7 +35,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
-import threading
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -43,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gameopt.core.limit import Limit
-from gameopt.core.stop import Deadline, StopFlag
+from gameopt.core.stop import Deadline, StopFlag, on_flag
 from gameopt.deck.pool import ATTRIBUTES, PieceId, Pool, Rules
 from gameopt.deck.problem import DeckProblem, deck_score
 
@@ -173,25 +172,8 @@ def chained_stop(parent: StopFlag | None, poll: float = 0.005
         yield None
         return
     own = StopFlag()
-    if parent.is_set():
-        own.set()
+    with on_flag(parent, own.set, poll):
         yield own
-        return
-    done = threading.Event()
-
-    def run() -> None:
-        while not done.wait(poll):
-            if parent.is_set():
-                own.set()
-                return
-
-    thread = threading.Thread(target=run, name="gameopt-stop-chain", daemon=True)
-    thread.start()
-    try:
-        yield own
-    finally:
-        done.set()
-        thread.join()
 
 
 def _relaxed(p: DeckProblem, **changes: Any) -> DeckProblem:

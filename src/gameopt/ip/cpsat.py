@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import numpy as np
 from ortools.sat.python import cp_model
 
-from gameopt.core import Limit, StopFlag, make_rng
+from gameopt.core import Limit, StopFlag, make_rng, on_flag
 from gameopt.errors import InfeasibleError, InvalidInputError, SolverError
 
 __all__ = ["CpsatResult", "SolutionCount", "solve", "count_solutions", "STATUS_NAMES"]
@@ -193,22 +192,13 @@ def _stopping(solver: cp_model.CpSolver, flag: StopFlag | None,
         seen[0] = True
         yield seen
         return
-    done = threading.Event()
 
-    def run() -> None:
-        while not done.wait(poll):
-            if flag.is_set():
-                seen[0] = True
-                solver.stop_search()
-                return
+    def stop() -> None:
+        seen[0] = True
+        solver.stop_search()
 
-    thread = threading.Thread(target=run, name="gameopt-cpsat-stop", daemon=True)
-    thread.start()
-    try:
+    with on_flag(flag, stop, poll):
         yield seen
-    finally:
-        done.set()
-        thread.join()
 
 
 def _stop_reason(seconds: float | None, requested: bool,
