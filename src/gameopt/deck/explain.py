@@ -295,31 +295,28 @@ def binding_rules(problem: DeckProblem, deck: Sequence[int], *, seed: int | None
             # first step only)
             share = Limit(time=max(deadline.remaining() / (len(rules) - at), 1e-9),
                           clock=limit.clock)
+        # an exact deck's estimate: VDS from the deck (a lower bound on the gain) and the
+        # cheap bound (an upper one); proven only when they meet
+        run = "vds" if how == "exact" else how
         options: dict[str, Any] = {}
-        if how == "exact":
-            # an estimate: VDS from the deck (a lower bound on the gain) and the cheap
-            # bound (an upper one); proven only when they meet
-            with chained_stop(caller) as own:
-                r = solve(relaxed, "vds", limit=_with_stop(share, own), seed=seed,
-                          warm=False, start=list(deck), restarts=restarts, seeds=0)
-            gain = max(0.0, r.score - base)
-            top = max(gain, cheap - base)
-            out.append(RuleEffect(name, usage, gain, "vds", top, top - gain > tol))
-            continue
-        if how in ("hc", "vds"):
+        if run in ("hc", "vds"):
             # from the deck, then kicks and random starts: no seeded starts, whose
             # O(n²) set-up would cost more than the search's whole time
             options = {"start": list(deck), "restarts": restarts, "seeds": 0}
-        elif how == "bnb":
+        elif run == "bnb":
             # no Russian-doll table: its cost price alone runs six VDS searches, more
             # than a re-solve's part of the search's time
             options = {"hint": list(deck), "table": False}
         with chained_stop(caller) as own:
-            r = solve(relaxed, how, limit=_with_stop(share, own), seed=seed, warm=False,
+            r = solve(relaxed, run, limit=_with_stop(share, own), seed=seed, warm=False,
                       **options)
         gain = max(0.0, r.score - base)
-        bound = None if r.bound is None else max(gain, r.bound - base)
-        out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
+        if how == "exact":
+            top = max(gain, cheap - base)
+            out.append(RuleEffect(name, usage, gain, run, top, top - gain > tol))
+        else:
+            bound = None if r.bound is None else max(gain, r.bound - base)
+            out.append(RuleEffect(name, usage, gain, how, bound, not r.proven))
     return out
 
 
