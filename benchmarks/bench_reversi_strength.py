@@ -18,6 +18,11 @@ intervals. Per depth D of ``--depths``:
   (from the adapter's ``--log``: the child process's CPU time, its ~0.03 s start included),
   on gameopt's CPU clock, against Zebra at depth D again.
 
+* *fixed time per move* (``--time-rows T:D,...``): gameopt thinks T CPU seconds a move
+  against Zebra at depth D, a depth whose measured CPU time per move is near T (the row
+  quotes Zebra's mean and median from the adapter's log); both solve exactly from 14
+  empties. ``--time-count N`` plays these rows on the first N openings only.
+
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
 
@@ -25,8 +30,9 @@ same match as::
         --b "nboard=python3 ../shared/peers/zebra_nboard.py --exact 14,depth=6"
 
 Run: ``python benchmarks/bench_reversi_strength.py [-n 100] [--depths 6,8] [--equal-time]
-[--workers 2] [--spec mpc=0]``. Under CPU contention run it with ``nice``: equal-time rows
-use CPU clocks on both sides, so contention changes their speed, not their fairness.
+[--time-rows 0.1:12,1:22 --time-count 20] [--workers 2] [--spec mpc=0]``. Under CPU
+contention run it with ``nice``: equal-time rows use CPU clocks on both sides, so
+contention changes their speed, not their fairness.
 """
 
 from __future__ import annotations
@@ -80,6 +86,21 @@ def zebra_times(log: Path, exact: int) -> list[float]:
     return out
 
 
+def parse_time_rows(text: str) -> list[tuple[float, int]]:
+    """``"0.1:12,1:20"`` -> [(0.1, 12), (1.0, 20)]: seconds per move for gameopt, Zebra's depth."""
+    out = []
+    for item in (t.strip() for t in text.split(",") if t.strip()):
+        sec, _, depth = item.partition(":")
+        try:
+            pair = (float(sec), int(depth))
+        except ValueError:
+            raise SystemExit(f"--time-rows: {item!r} is not SECONDS:DEPTH") from None
+        if not (0 < pair[0] <= 60 and 1 <= pair[1] <= 30):
+            raise SystemExit(f"--time-rows: {item!r} out of range (0 < s <= 60, depth 1..30)")
+        out.append(pair)
+    return out
+
+
 def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object]:
     n = len(res.games)
     lo, hi = res.elo_ci
@@ -96,6 +117,11 @@ def main() -> int:
     ap.add_argument("--depths", default="6,8", help="comma-separated depths")
     ap.add_argument("--equal-time", action="store_true",
                     help="also play at Zebra's measured CPU time per move")
+    ap.add_argument("--time-rows", default="", metavar="T:D,...",
+                    help="rows at a fixed time per move: gameopt T CPU seconds a move against "
+                         "Zebra at depth D (chosen so its measured time per move is near T)")
+    ap.add_argument("--time-count", type=int, default=None,
+                    help="openings used by the --time-rows rows (default: -n)")
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--zebra-dir", type=Path,
@@ -150,6 +176,26 @@ def main() -> int:
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
                 commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec2}"')
                 print(res.summary(), file=sys.stderr)
+        for t_move, depth in parse_time_rows(args.time_rows):
+            exact = 14
+            log = Path(tmp) / f"zebra-t{t_move}-d{depth}.log"
+            zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
+                     f"--log {log},depth={depth},timeout=600")
+            tspec = f"time={t_move},end={exact}{extra}"
+            ops = openings[:args.time_count] if args.time_count else openings
+            t = time.perf_counter()
+            res = run_match(parse_player(tspec, f"gameopt {tspec}"),
+                            parse_player(zspec, f"Zebra d{depth}"), ops, workers=args.workers)
+            wall = time.perf_counter() - t
+            zt = zebra_times(log, exact)
+            zmean = statistics.fmean(zt) if zt else float("nan")
+            zmed = statistics.median(zt) if zt else float("nan")
+            rows.append(row(f"{t_move} s/move", f"depth {depth}", res,
+                            f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/move; "
+                            f"{wall:.0f} s wall"))
+            commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec}"'
+                            f" (first {len(ops)} openings)")
+            print(res.summary(), file=sys.stderr)
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
     print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
