@@ -216,6 +216,27 @@ def test_generate_draws_random_plies_per_game_from_a_range() -> None:
         generate(2, random_plies=(5, 3))
 
 
+def test_generate_plays_with_the_named_evaluation(tmp_path: Path) -> None:
+    """``eval_source``: the shipped weights file named explicitly gives the default games
+    (so a data set stays reproducible after the default changes), the heuristic gives
+    others, and a bad file fails once, in the caller, with its name."""
+    from gameopt.reversi.weights import SHIPPED
+
+    kw = {"seed": 3, "workers": 1, "random_plies": 6, "exact_empties": 8, "depth": 2,
+          "epsilon": 0.0}
+    default = generate(3, **kw)  # type: ignore[arg-type]
+    named = generate(3, eval_source=str(SHIPPED), **kw)  # type: ignore[arg-type]
+    heur = generate(3, eval_source="heuristic", **kw)  # type: ignore[arg-type]
+    assert np.array_equal(default.player, named.player)
+    assert np.array_equal(default.target, named.target)
+    assert named.meta["eval"] == str(SHIPPED) and default.meta["eval"] == "default"
+    assert not (len(heur) == len(default) and np.array_equal(heur.player, default.player))
+    bad = tmp_path / "w.npz"
+    bad.write_bytes(b"not a weights file")
+    with pytest.raises(InvalidInputError, match="w.npz"):
+        generate(1, eval_source=str(bad), **kw)  # type: ignore[arg-type]
+
+
 def test_train_data_concat_keeps_games_apart() -> None:
     from gameopt.reversi.train import TrainData
 

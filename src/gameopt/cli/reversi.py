@@ -129,6 +129,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--exact", type=int, default=14, metavar="EMPTIES",
                    help="solve exactly from this many empties")
     g.add_argument("--epsilon", type=float, default=0.05, help="share of random moves")
+    g.add_argument("--eval", default="", metavar="FILE|heuristic",
+                   help="evaluation of the self-play searches: a weights file, or the "
+                   "hand-set heuristic (default: the engine's default weights)")
     g.add_argument("--workers", type=int, default=None)
     g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
     g.add_argument("-q", "--quiet", action="store_true")
@@ -468,7 +471,7 @@ def cmd_train_generate(args: argparse.Namespace) -> int:
                                 "LO-HI") from None
     data = generate(args.games, seed=args.seed, random_plies=plies,
                     depth=args.depth, exact_empties=args.exact, epsilon=args.epsilon,
-                    scheduler=args.scheduler, workers=args.workers,
+                    eval_source=args.eval, scheduler=args.scheduler, workers=args.workers,
                     progress=progress_for(args.quiet))
     write_data(args.output, data)
     wall = time.perf_counter() - t

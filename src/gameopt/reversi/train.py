@@ -47,6 +47,7 @@ M. A. Saunders, "LSQR", ACM TOMS 8 (1982).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from collections.abc import Sequence
@@ -119,11 +120,25 @@ class TrainData:
         return 64 - np.array([int(x).bit_count() for x in occ], dtype=np.int64)
 
 
-def _one_game(job: tuple[int, int, int, int, float, int]) -> list[tuple[int, int, int]]:
+@functools.lru_cache(maxsize=2)
+def _selfplay_params(eval_source: str, tt_bits: int) -> SearchParams:
+    """Search parameters of self-play: the default evaluation (``""``), the hand-set
+    heuristic (``"heuristic"``) or the pattern weights of a file (cached per process)."""
+    if eval_source == "":
+        return SearchParams(tt_bits=tt_bits)
+    if eval_source == "heuristic":
+        return SearchParams(tt_bits=tt_bits, eval_kind=EvalKind.HEURISTIC)
+    w, _ = read_weights(eval_source)
+    return SearchParams(tt_bits=tt_bits, eval_kind=EvalKind.PATTERN,
+                        weights=DEFAULT_SET.expand(w))
+
+
+def _one_game(job: tuple[int, int, int, int, float, int, str]
+              ) -> list[tuple[int, int, int]]:
     """(player, opponent, label) of every position of one game (labels: side to move)."""
-    seed, random_plies, depth, exact_empties, epsilon, params_bits = job
+    seed, random_plies, depth, exact_empties, epsilon, params_bits, eval_source = job
     rng = np.random.default_rng(seed)
-    params = SearchParams(tt_bits=params_bits)
+    params = _selfplay_params(eval_source, params_bits)
     board = Board.start()
     seq: list[Board] = []
     ply = 0
@@ -160,10 +175,15 @@ def _one_game(job: tuple[int, int, int, int, float, int]) -> list[tuple[int, int
 
 def generate(games: int, *, seed: int = 0, random_plies: int | tuple[int, int] = 8,
              depth: int = 2,
-             exact_empties: int = 14, epsilon: float = 0.05, scheduler: str | None = None,
-             workers: int | None = None,
+             exact_empties: int = 14, epsilon: float = 0.05, eval_source: str = "",
+             scheduler: str | None = None, workers: int | None = None,
              progress: ProgressCallback | None = None) -> TrainData:
     """Self-play games labelled by exact endings (see the module notes).
+
+    The games are played with the engine's default evaluation (``eval_source`` ``""``),
+    the hand-set heuristic (``"heuristic"``) or the pattern weights of the file
+    ``eval_source``: naming the evaluation makes a data set reproducible after the
+    default weights change.
 
     ``random_plies`` is the number of random moves opening each game, or a range
     ``(lo, hi)``: each game draws its own number uniformly from it (Buro's training games
@@ -180,10 +200,12 @@ def generate(games: int, *, seed: int = 0, random_plies: int | tuple[int, int] =
         raise InvalidInputError(f"generate: games={games}, depth={depth}, exact_empties="
                                 f"{exact_empties}, epsilon={epsilon}, random_plies="
                                 f"{random_plies}: out of range")
+    if eval_source not in ("", "heuristic"):
+        read_weights(eval_source)  # a bad file fails here, in the caller, once
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
     counts = (np.full(games, lo) if lo == hi else
               np.random.default_rng(seed).integers(lo, hi + 1, size=games))
-    jobs = [(int(s), int(r), depth, exact_empties, epsilon, 14)
+    jobs = [(int(s), int(r), depth, exact_empties, epsilon, 14, eval_source)
             for s, r in zip(seeds, counts, strict=True)]
     rows = parallel_map(_one_game, jobs, scheduler=scheduler, workers=workers,
                         progress=progress)
@@ -199,7 +221,8 @@ def generate(games: int, *, seed: int = 0, random_plies: int | tuple[int, int] =
             i += 1
     meta = {"format": DATA_FORMAT, "games": games, "seed": seed,
             "random_plies": lo if lo == hi else [lo, hi],
-            "depth": depth, "exact_empties": exact_empties, "epsilon": epsilon}
+            "depth": depth, "exact_empties": exact_empties, "epsilon": epsilon,
+            "eval": eval_source or "default"}
     return TrainData(P, O, y, g, meta)
 
 
