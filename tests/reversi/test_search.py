@@ -289,3 +289,20 @@ def test_selective_params_are_checked() -> None:
                 {"end_sel_min": 8}, {"end_sel_sigma": (1, 2, 3)}, {"end_sel_bias": (1e9, 0)}):
         with pytest.raises(InvalidInputError, match="end_sel"):
             SearchParams(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_order_search_by_alphabeta_equals_plain_minimax(seed: int) -> None:
+    # the exact solver's 3-ply order key: alpha-beta gives the plain minimax value from the
+    # full window and a correct fail-soft bound from any window, with both evaluations
+    weights = shipped_kernel_weights()
+    big = _endgame.SEARCH_INF
+    for empties in (40, 24, 14, 6, 3):
+        b = random_position(700 + seed, empties)
+        P, O = np.uint64(b.player), np.uint64(b.opponent)
+        for kind, w in ((HEURISTIC, W), (PATTERN, weights)):
+            want = int(_endgame._reply_value3(P, O, kind, w))
+            assert int(_endgame._ab_value3(P, O, -big, big, kind, w)) == want, (str(b), kind)
+            for lo, hi in ((want - 1, want + 1), (want, want + 50), (want - 50, want)):
+                v = int(_endgame._ab_value3(P, O, lo, hi, kind, w))
+                assert v == want if lo < want < hi else (v <= lo if want <= lo else v >= hi)

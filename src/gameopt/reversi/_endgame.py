@@ -64,6 +64,8 @@ from gameopt.reversi._tt import DEPTH, UPPER, probe
 __all__ = ["search", "final_score", "solve4"]
 
 INF = 127
+#: the window of the order searches (centi-discs; beyond any evaluation)
+SEARCH_INF = 1 << 30
 #: the squares around s (a move on s flips nothing unless one of them holds an opponent disc)
 
 
@@ -356,8 +358,61 @@ def _reply_value2(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
 
 @njit(cache=True)
 def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
-    """A 3-ply search of (P, O) by the evaluation, in centi-discs for P."""
+    """A 3-ply search of (P, O) by the evaluation, in centi-discs for P (plain minimax: the
+    reference of :func:`_ab_value3`)."""
     return _minimax_ply(P, O, kind, w, _reply_value2)
+
+
+@njit(cache=True, inline="always")
+def _alphabeta_ply(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+                   w: np.ndarray, child) -> int:
+    """:func:`_minimax_ply` with alpha-beta pruning (Knuth and Moore, "An analysis of
+    alpha-beta pruning"): fail-soft within (alpha, beta), so the value is the plain
+    minimax value whenever it lies inside the window. ``child(P, O, alpha, beta, kind, w)``
+    searches one ply down. Inlined into :func:`_ab_value1` .. :func:`_ab_value3`."""
+    moves = get_moves(P, O)
+    if moves == U0:
+        if get_moves(O, P) == U0:
+            return 100 * final_score(P, O)
+        return -child(O, P, -beta, -alpha, kind, w)
+    best = -(1 << 30)
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        v = -child(O ^ f, P | f | b, -beta, -max(alpha, best), kind, w)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+@njit(cache=True, inline="always")
+def _leaf_value(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+                w: np.ndarray) -> int:
+    """The evaluation, with the window arguments of :func:`_alphabeta_ply` (unused)."""
+    return evaluate(P, O, kind, w)
+
+
+@njit(cache=True)
+def _ab_value1(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _leaf_value)
+
+
+@njit(cache=True)
+def _ab_value2(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _ab_value1)
+
+
+@njit(cache=True)
+def _ab_value3(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    """:func:`_reply_value3` by alpha-beta: the same value from the full window, with far
+    fewer evaluations (the order key of the exact solver from ``par[END_SEARCH3]``)."""
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _ab_value2)
 
 
 @njit(cache=True, inline="always")
@@ -406,7 +461,7 @@ def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
             if b & CORNERS:
                 key -= 24
             if by_search3:
-                key += (_reply_value3(np_, no, kind, w) * ew) >> 8
+                key += (_ab_value3(np_, no, -SEARCH_INF, SEARCH_INF, kind, w) * ew) >> 8
             elif by_search:
                 if cheap:
                     key += (_reply_value(np_, no, HEURISTIC, HEURISTIC_WEIGHTS) * 64) >> 8
