@@ -27,6 +27,7 @@ from gameopt.reversi._bitboard import (
     U0,
     U1,
     around,
+    count_last_flip,
     flips,
     get_moves,
     popcount,
@@ -95,10 +96,10 @@ def solve1(P: np.uint64, O: np.uint64, s: int) -> int:
     One node; the callers count it (the leaf solvers take no array: passing one costs a
     reference-count update per call)."""
     base = 2 * popcount(P) - 63  # p - o before the last move
-    n = popcount(_flip_if(P, O, s))
+    n = count_last_flip(P, O, s)
     if n:
         return base + 2 * n + 1
-    m = popcount(_flip_if(O, P, s))
+    m = count_last_flip(O, P, s)
     if m:
         return base - 2 * m - 1
     return base + 1 if base > 0 else base - 1
