@@ -210,7 +210,7 @@ def count_last_flip(P: np.uint64, O: np.uint64, s: int) -> int:
     col = (((P >> np.uint64(c)) & FILE_A) * FILE_TO_BYTE) >> S56
     d9 = ((P & DIAG9[s]) * FILE_A) >> S56
     d7 = ((P & DIAG7[s]) * FILE_A) >> S56
-    return (np.int64(LINE_FLIPS[256 * c + np.int64(row)])
+    return (np.int64(LINE_FLIPS[256 * c + np.int64(row)])  # type: ignore[return-value]
             + np.int64(LINE_FLIPS[256 * r + np.int64(col)])
             + np.int64(LINE_FLIPS[256 * c + np.int64(d9)])
             + np.int64(LINE_FLIPS[256 * c + np.int64(d7)]))
