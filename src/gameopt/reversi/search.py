@@ -140,7 +140,7 @@ class SearchParams:
     tt_bits: int = 20
     eval_kind: EvalKind = EvalKind.PATTERN
     weights: np.ndarray | None = field(default=None, compare=False)
-    end_search: int = 12
+    end_search: int = 16
     end_search3: int = 20
     end_eval_weight: int | None = None
     etc: int = 10
