@@ -51,7 +51,7 @@ CONFIGS = [SearchParams(pvs=p, use_tt=t, sort_height=h, end_sort_height=e, stabi
                         eval_kind=HEURISTIC)
            for p, t, h, e, s in [(False, False, 0, 4, False), (True, False, 1, 5, False),
                                  (False, True, 0, 6, True), (True, True, 1, 7, True),
-                                 (True, True, 3, 8, True)]]
+                                 (True, True, 3, 10, True)]]
 # the exact solver's ordering by shallow searches and the enhanced transposition cutoff,
 # switched on low enough to act on these small positions
 CONFIGS += [SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6,
@@ -221,8 +221,8 @@ def test_bad_limits() -> None:
         search(b, Limit(depth=0))
     with pytest.raises(InvalidInputError, match="time limit -1"):
         search(b, Limit(time=-1))
-    with pytest.raises(InvalidInputError, match="end_sort_height 9"):
-        SearchParams(end_sort_height=9)
+    with pytest.raises(InvalidInputError, match="end_sort_height 11"):
+        SearchParams(end_sort_height=11)
     with pytest.raises(InvalidInputError, match="etc -1: expected 0..64"):
         SearchParams(etc=-1)
     with pytest.raises(InvalidInputError, match="end_eval_weight 70000"):
