@@ -201,9 +201,9 @@ def count_last_flip(P: np.uint64, O: np.uint64, s: int) -> int:
     (a rank by a shift, a file and the diagonals by one multiplication that brings every
     square to its rank or file bit: the line occupancy of chess programs' "kindergarten
     bitboards", Gerd Isenberg's name, Chess Programming Wiki) and looked up in
-    :data:`LINE_FLIPS`. Off-board bits of a short
-    diagonal's byte read as opponent discs, but they only lie beyond the diagonal's ends,
-    where no disc of P can close a run. ``O`` is not read.
+    :data:`LINE_FLIPS`. Off-board bits of a short diagonal's byte read as opponent discs,
+    but they only lie beyond the diagonal's ends, where no disc of P can close a run.
+    ``O`` is not read.
     """
     r = s >> 3
     c = s & 7
