@@ -344,3 +344,18 @@ def test_hash_position(positions: list[Board]) -> None:
             assert h != int(bb.hash_position(o, p))
         seen.add((board.player, board.opponent, h))
     assert len({h for _, _, h in seen}) == len({(p, o) for p, o, _ in seen})
+
+
+def test_count_last_flip_matches_reference_on_every_square() -> None:
+    # one empty square, every other square random: both sides, each square of the board
+    rng = random.Random(5)
+    full = (1 << 64) - 1
+    for s in range(64):
+        for _ in range(60):
+            p = rng.getrandbits(64) & ~(1 << s)
+            if rng.random() < 0.3:  # long runs of one colour
+                p = (p | rng.getrandbits(64) | rng.getrandbits(64)) & ~(1 << s)
+            o = full & ~p & ~(1 << s)
+            for a, b in ((p, o), (o, p)):
+                assert bb.count_last_flip(u(a), u(b), s) == ref.flipped(a, b, s).bit_count(), (
+                    s, hex(a))

@@ -51,7 +51,7 @@ CONFIGS = [SearchParams(pvs=p, use_tt=t, sort_height=h, end_sort_height=e, stabi
                         eval_kind=HEURISTIC)
            for p, t, h, e, s in [(False, False, 0, 4, False), (True, False, 1, 5, False),
                                  (False, True, 0, 6, True), (True, True, 1, 7, True),
-                                 (True, True, 3, 8, True)]]
+                                 (True, True, 3, 10, True)]]
 # the exact solver's ordering by shallow searches and the enhanced transposition cutoff,
 # switched on low enough to act on these small positions
 CONFIGS += [SearchParams(end_sort_height=5, end_search=6, end_search3=8, etc=6,
@@ -221,8 +221,8 @@ def test_bad_limits() -> None:
         search(b, Limit(depth=0))
     with pytest.raises(InvalidInputError, match="time limit -1"):
         search(b, Limit(time=-1))
-    with pytest.raises(InvalidInputError, match="end_sort_height 9"):
-        SearchParams(end_sort_height=9)
+    with pytest.raises(InvalidInputError, match="end_sort_height 11"):
+        SearchParams(end_sort_height=11)
     with pytest.raises(InvalidInputError, match="etc -1: expected 0..64"):
         SearchParams(etc=-1)
     with pytest.raises(InvalidInputError, match="end_eval_weight 70000"):
@@ -289,3 +289,20 @@ def test_selective_params_are_checked() -> None:
                 {"end_sel_min": 8}, {"end_sel_sigma": (1, 2, 3)}, {"end_sel_bias": (1e9, 0)}):
         with pytest.raises(InvalidInputError, match="end_sel"):
             SearchParams(**bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_order_search_by_alphabeta_equals_plain_minimax(seed: int) -> None:
+    # the exact solver's 3-ply order key: alpha-beta gives the plain minimax value from the
+    # full window and a correct fail-soft bound from any window, with both evaluations
+    weights = shipped_kernel_weights()
+    big = _endgame.SEARCH_INF
+    for empties in (40, 24, 14, 6, 3):
+        b = random_position(700 + seed, empties)
+        P, O = np.uint64(b.player), np.uint64(b.opponent)
+        for kind, w in ((HEURISTIC, W), (PATTERN, weights)):
+            want = int(_endgame._reply_value3(P, O, kind, w))
+            assert int(_endgame._ab_value3(P, O, -big, big, kind, w)) == want, (str(b), kind)
+            for lo, hi in ((want - 1, want + 1), (want, want + 50), (want - 50, want)):
+                v = int(_endgame._ab_value3(P, O, lo, hi, kind, w))
+                assert v == want if lo < want < hi else (v <= lo if want <= lo else v >= hi)

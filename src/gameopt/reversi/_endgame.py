@@ -4,8 +4,10 @@ Split by the number of empty squares, as Edax and Thell's spot do:
 
 * 1 to 4 empties (:func:`solve1` .. :func:`solve4`): special code on explicit square lists,
   no move generation, no ordering beyond quadrant parity, no hashing;
-* 5 empties up to ``par[END_SORT_HEIGHT]`` (:func:`shallow`): alpha-beta with quadrant parity
-  ordering, no hashing, no sorting;
+* 5 empties up to ``par[END_SORT_HEIGHT]`` (:func:`shallow`, at most 10): alpha-beta with
+  no hashing; up to 7 empties quadrant parity ordering, no sorting; from 8 empties the moves
+  sorted fastest first (parity breaking ties), which costs less than a frame of the hashed
+  search and prunes better than parity;
 * above that (:func:`deep`): fail-soft alpha-beta or PVS with the bound-range
   transposition table, the stability cutoff and fastest-first ordering (moves that leave the
   opponent fewest replies first, after the hash move).
@@ -27,6 +29,7 @@ from gameopt.reversi._bitboard import (
     U0,
     U1,
     around,
+    count_last_flip,
     flips,
     get_moves,
     popcount,
@@ -64,6 +67,8 @@ from gameopt.reversi._tt import DEPTH, UPPER, probe
 __all__ = ["search", "final_score", "solve4"]
 
 INF = 127
+#: the window of the order searches (centi-discs; beyond any evaluation)
+SEARCH_INF = 1 << 30
 #: the squares around s (a move on s flips nothing unless one of them holds an opponent disc)
 
 
@@ -93,10 +98,10 @@ def solve1(P: np.uint64, O: np.uint64, s: int) -> int:
     One node; the callers count it (the leaf solvers take no array: passing one costs a
     reference-count update per call)."""
     base = 2 * popcount(P) - 63  # p - o before the last move
-    n = popcount(_flip_if(P, O, s))
+    n = count_last_flip(P, O, s)
     if n:
         return base + 2 * n + 1
-    m = popcount(_flip_if(O, P, s))
+    m = count_last_flip(O, P, s)
     if m:
         return base - 2 * m - 1
     return base + 1 if base > 0 else base - 1
@@ -292,15 +297,74 @@ def shallow7(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, in
     return _shallow_node(P, O, alpha, beta, shallow6)
 
 
+@njit(cache=True, inline="always")
+def _sorted_node(P: np.uint64, O: np.uint64, alpha: int, beta: int,
+                 child) -> tuple[int, int]:
+    """As :func:`_shallow_node`, the moves in fastest-first order: fewest opponent replies
+    after the move first (corners counted twice), a move into an odd quadrant first among
+    equals, then square order; (score, nodes)."""
+    sign = 1
+    nodes = 0
+    for _ in range(2):
+        nodes += 1
+        moves = get_moves(P, O)
+        if moves:
+            odd = _odd_quadrants(~(P | O))
+            buf = np.empty(3 * 16, dtype=np.int64)  # squares, flips, keys
+            n = 0
+            while moves:
+                b = moves & (~moves + U1)
+                moves ^= b
+                s = square_of(b)
+                f = flips(P, O, s)
+                key = 2 * _mobility_weighted(O ^ f, P | f | b) + (0 if b & odd else 1)
+                i = n
+                while i > 0 and buf[32 + i - 1] > key:
+                    buf[i] = buf[i - 1]
+                    buf[16 + i] = buf[16 + i - 1]
+                    buf[32 + i] = buf[32 + i - 1]
+                    i -= 1
+                buf[i] = s
+                buf[16 + i] = np.int64(f)
+                buf[32 + i] = key
+                n += 1
+            best = -INF
+            for j in range(n):
+                s = buf[j]
+                f = np.uint64(buf[16 + j])
+                v, m = child(O ^ f, P | f | BIT[s], -beta, -max(alpha, best))
+                nodes += m
+                v = -v
+                if v > best:
+                    best = v
+                    if v >= beta:
+                        return sign * v, nodes
+            return sign * best, nodes
+        P, O = O, P
+        alpha, beta = -beta, -alpha
+        sign = -sign
+    return sign * final_score(P, O), nodes - 1
+
+
 @njit(cache=True)
 def shallow8(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
-    return _shallow_node(P, O, alpha, beta, shallow7)
+    return _sorted_node(P, O, alpha, beta, shallow7)
+
+
+@njit(cache=True)
+def shallow9(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _sorted_node(P, O, alpha, beta, shallow8)
+
+
+@njit(cache=True)
+def shallow10(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
+    return _sorted_node(P, O, alpha, beta, shallow9)
 
 
 @njit(cache=True)
 def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int]:
-    """Exact value of a position with at most 8 empties (no hashing, parity order):
-    (score, nodes)."""
+    """Exact value of a position with at most 10 empties (no hashing; parity order up to 7
+    empties, fastest first from 8): (score, nodes)."""
     n = popcount(~(P | O))
     if n <= 4:
         return _small(P, O, alpha, beta)
@@ -310,7 +374,11 @@ def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int
         return shallow6(P, O, alpha, beta)
     if n == 7:
         return shallow7(P, O, alpha, beta)
-    return shallow8(P, O, alpha, beta)
+    if n == 8:
+        return shallow8(P, O, alpha, beta)
+    if n == 9:
+        return shallow9(P, O, alpha, beta)
+    return shallow10(P, O, alpha, beta)
 
 
 @njit(cache=True, inline="always")
@@ -356,8 +424,61 @@ def _reply_value2(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
 
 @njit(cache=True)
 def _reply_value3(P: np.uint64, O: np.uint64, kind: int, w: np.ndarray) -> int:
-    """A 3-ply search of (P, O) by the evaluation, in centi-discs for P."""
+    """A 3-ply search of (P, O) by the evaluation, in centi-discs for P (plain minimax: the
+    reference of :func:`_ab_value3`)."""
     return _minimax_ply(P, O, kind, w, _reply_value2)
+
+
+@njit(cache=True, inline="always")
+def _alphabeta_ply(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+                   w: np.ndarray, child) -> int:
+    """:func:`_minimax_ply` with alpha-beta pruning (Knuth and Moore, "An analysis of
+    alpha-beta pruning"): fail-soft within (alpha, beta), so the value is the plain
+    minimax value whenever it lies inside the window. ``child(P, O, alpha, beta, kind, w)``
+    searches one ply down. Inlined into :func:`_ab_value1` .. :func:`_ab_value3`."""
+    moves = get_moves(P, O)
+    if moves == U0:
+        if get_moves(O, P) == U0:
+            return 100 * final_score(P, O)
+        return -child(O, P, -beta, -alpha, kind, w)
+    best = -(1 << 30)
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        f = flips(P, O, square_of(b))
+        v = -child(O ^ f, P | f | b, -beta, -max(alpha, best), kind, w)
+        if v > best:
+            best = v
+            if v >= beta:
+                break
+    return best
+
+
+@njit(cache=True, inline="always")
+def _leaf_value(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+                w: np.ndarray) -> int:
+    """The evaluation, with the window arguments of :func:`_alphabeta_ply` (unused)."""
+    return evaluate(P, O, kind, w)
+
+
+@njit(cache=True)
+def _ab_value1(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _leaf_value)
+
+
+@njit(cache=True)
+def _ab_value2(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _ab_value1)
+
+
+@njit(cache=True)
+def _ab_value3(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
+               w: np.ndarray) -> int:
+    """:func:`_reply_value3` by alpha-beta: the same value from the full window, with far
+    fewer evaluations (the order key of the exact solver from ``par[END_SEARCH3]``)."""
+    return _alphabeta_ply(P, O, alpha, beta, kind, w, _ab_value2)
 
 
 @njit(cache=True, inline="always")
@@ -406,7 +527,7 @@ def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
             if b & CORNERS:
                 key -= 24
             if by_search3:
-                key += (_reply_value3(np_, no, kind, w) * ew) >> 8
+                key += (_ab_value3(np_, no, -SEARCH_INF, SEARCH_INF, kind, w) * ew) >> 8
             elif by_search:
                 if cheap:
                     key += (_reply_value(np_, no, HEURISTIC, HEURISTIC_WEIGHTS) * 64) >> 8

@@ -66,7 +66,8 @@ class SearchParams:
         Midgame: no ordering, hashing or PVS this many plies from the horizon and below
         (spot's 3).
     end_sort_height : int
-        Exact solver: the same in empty squares (spot's 7), at most 8.
+        Exact solver: no hashing at this many empty squares and below (spot's 7; 9 here,
+        4..10): from 8 empties up moves in fastest-first order, below in parity order.
     pvs : bool
         Principal variation search above those heights (else plain alpha-beta).
     use_tt : bool
@@ -93,7 +94,8 @@ class SearchParams:
         trained evaluation, whose values spread wider; see ``benchmarks/``).
     etc : int
         Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
-        before any child is searched) from this many empties (0: off).
+        before any child is searched) from this many empties (0: off; it acts only above
+        ``end_sort_height + 1``, where the children are in the table).
     aspiration : bool
         :func:`solve`: first a narrow window around the score the root-ordering search
         predicts, widened on failure (else the full window at once).
@@ -133,17 +135,17 @@ class SearchParams:
     """
 
     sort_height: int = 3
-    end_sort_height: int = 7
+    end_sort_height: int = 9
     pvs: bool = True
     use_tt: bool = True
     stability: bool = True
     tt_bits: int = 20
     eval_kind: EvalKind = EvalKind.PATTERN
     weights: np.ndarray | None = field(default=None, compare=False)
-    end_search: int = 12
+    end_search: int = 16
     end_search3: int = 20
     end_eval_weight: int | None = None
-    etc: int = 10
+    etc: int = 11
     end_heuristic1: bool = True
     aspiration: bool = True
     mpc: bool = False
@@ -158,8 +160,8 @@ class SearchParams:
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
             raise InvalidInputError(f"sort_height {self.sort_height}: expected 0..60")
-        if not 4 <= self.end_sort_height <= 8:
-            raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..8")
+        if not 4 <= self.end_sort_height <= 10:
+            raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..10")
         if self.eval_kind not in (0, 1) or isinstance(self.eval_kind, bool):
             raise InvalidInputError(f"eval_kind {self.eval_kind!r}: expected "
                                     "EvalKind.HEURISTIC (0) or EvalKind.PATTERN (1)")
