@@ -18,10 +18,10 @@ intervals. Per depth D of ``--depths``:
   (from the adapter's ``--log``: the child process's CPU time, its ~0.03 s start included),
   on gameopt's CPU clock, against Zebra at depth D again.
 
-* *fixed time per move* (``--time-rows T:D,...``): gameopt thinks T CPU seconds a move
+* *fixed time per move* (``--time-rows T:D[:N],...``): gameopt thinks T CPU seconds a move
   against Zebra at depth D, a depth whose measured CPU time per move is near T (the row
   quotes Zebra's mean and median from the adapter's log); both solve exactly from 14
-  empties. ``--time-count N`` plays these rows on the first N openings only.
+  empties. ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
 
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
@@ -30,7 +30,7 @@ same match as::
         --b "nboard=python3 ../shared/peers/zebra_nboard.py --exact 14,depth=6"
 
 Run: ``python benchmarks/bench_reversi_strength.py [-n 100] [--depths 6,8] [--equal-time]
-[--time-rows 0.1:12,1:22 --time-count 20] [--workers 2] [--spec mpc=0]``. Under CPU
+[--time-rows 0.1:12,1:21:20] [--workers 2] [--spec mpc=0]``. Under CPU
 contention run it with ``nice``: equal-time rows use CPU clocks on both sides, so
 contention changes their speed, not their fairness.
 """
@@ -86,18 +86,23 @@ def zebra_times(log: Path, exact: int) -> list[float]:
     return out
 
 
-def parse_time_rows(text: str) -> list[tuple[float, int]]:
-    """``"0.1:12,1:20"`` -> [(0.1, 12), (1.0, 20)]: seconds per move for gameopt, Zebra's depth."""
+def parse_time_rows(text: str) -> list[tuple[float, int, int | None]]:
+    """``"0.1:12,1:21:20"`` -> [(0.1, 12, None), (1.0, 21, 20)]: seconds per move for
+    gameopt, Zebra's depth, and optionally the number of openings of that row."""
     out = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
-        sec, _, depth = item.partition(":")
+        parts = item.split(":")
         try:
-            pair = (float(sec), int(depth))
+            if len(parts) not in (2, 3):
+                raise ValueError
+            sec, depth = float(parts[0]), int(parts[1])
+            count = int(parts[2]) if len(parts) == 3 else None
         except ValueError:
-            raise SystemExit(f"--time-rows: {item!r} is not SECONDS:DEPTH") from None
-        if not (0 < pair[0] <= 60 and 1 <= pair[1] <= 30):
-            raise SystemExit(f"--time-rows: {item!r} out of range (0 < s <= 60, depth 1..30)")
-        out.append(pair)
+            raise ValueError(f"--time-rows: {item!r} is not SECONDS:DEPTH[:OPENINGS]") from None
+        if not (0 < sec <= 60 and 1 <= depth <= 30 and (count is None or count >= 1)):
+            raise ValueError(f"--time-rows: {item!r} out of range "
+                             "(0 < s <= 60, depth 1..30, openings >= 1)")
+        out.append((sec, depth, count))
     return out
 
 
@@ -117,9 +122,10 @@ def main() -> int:
     ap.add_argument("--depths", default="6,8", help="comma-separated depths")
     ap.add_argument("--equal-time", action="store_true",
                     help="also play at Zebra's measured CPU time per move")
-    ap.add_argument("--time-rows", default="", metavar="T:D,...",
+    ap.add_argument("--time-rows", default="", metavar="T:D[:N],...",
                     help="rows at a fixed time per move: gameopt T CPU seconds a move against "
-                         "Zebra at depth D (chosen so its measured time per move is near T)")
+                         "Zebra at depth D (chosen so its measured time per move is near T), "
+                         "on the first N openings")
     ap.add_argument("--time-count", type=int, default=None,
                     help="openings used by the --time-rows rows (default: -n)")
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
@@ -128,6 +134,10 @@ def main() -> int:
                     default=Path.home() / ".cache" / "gameopt-peers" / "zebra")
     ap.add_argument("--peers", type=Path, default=PEERS)
     args = ap.parse_args()
+    try:
+        time_rows = parse_time_rows(args.time_rows)
+    except ValueError as e:
+        ap.error(str(e))
     zdir, how = build_zebra(args.peers, args.zebra_dir)
     if zdir is None:
         print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
@@ -176,13 +186,13 @@ def main() -> int:
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
                 commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec2}"')
                 print(res.summary(), file=sys.stderr)
-        for t_move, depth in parse_time_rows(args.time_rows):
+        for t_move, depth, count in time_rows:
             exact = 14
             log = Path(tmp) / f"zebra-t{t_move}-d{depth}.log"
             zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
                      f"--log {log},depth={depth},timeout=600")
             tspec = f"time={t_move},end={exact}{extra}"
-            ops = openings[:args.time_count] if args.time_count else openings
+            ops = openings[:count or args.time_count or len(openings)]
             t = time.perf_counter()
             res = run_match(parse_player(tspec, f"gameopt {tspec}"),
                             parse_player(zspec, f"Zebra d{depth}"), ops, workers=args.workers)
