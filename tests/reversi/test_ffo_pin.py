@@ -19,8 +19,9 @@ from gameopt.reversi.search import solve
 #: the trained evaluation (before: 46,792,734 and 82,144,645); then with the 1-ply order
 #: searches from 16 empties instead of 12 (more nodes, less CPU time; before
 #: 42,913,603 and 86,967,344); then with no hashing up to 9 empties and fastest-first
-#: order from 8 (more nodes, less CPU time; before 49,040,398 and 91,706,011).
-PINNED = {41: ("h4", 0, 56_510_614), 42: ("g2", 6, 106_104_349)}
+#: order from 8 (more nodes, less CPU time; before 49,040,398 and 91,706,011); then with
+#: the weights refitted on 2.1 M positions (7a2323d; before 56,510,614 and 106,104,349).
+PINNED = {41: ("h4", 0, 58_721_944), 42: ("g2", 6, 112_695_910)}
 
 
 @pytest.mark.slow
