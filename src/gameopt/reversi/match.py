@@ -259,11 +259,9 @@ def parse_player(spec: str, name: str) -> Player | ExternalPlayer:
 @functools.lru_cache(maxsize=4)
 def pattern_params(path: str) -> SearchParams:
     """Search parameters using the pattern weights of ``path`` (cached per process)."""
-    from gameopt.reversi.patterns import DEFAULT_SET
-    from gameopt.reversi.weights import read_weights
+    from gameopt.reversi.weights import kernel_weights
 
-    w, _ = read_weights(path)
-    return SearchParams(eval_kind=EvalKind.PATTERN, weights=DEFAULT_SET.expand(w))
+    return SearchParams(eval_kind=EvalKind.PATTERN, weights=kernel_weights(path))
 
 
 @dataclass(frozen=True)

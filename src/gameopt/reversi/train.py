@@ -76,7 +76,7 @@ from gameopt.reversi.patterns import (
 from gameopt.reversi.probcut import MAX_DEPTH as MPC_MAX_DEPTH
 from gameopt.reversi.probcut import MpcTable, shallow_depth
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
-from gameopt.reversi.weights import load_npz, read_weights, write_weights
+from gameopt.reversi.weights import kernel_weights, load_npz, read_weights, write_weights
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
            "FitReport", "write_weights", "read_weights", "features", "line_labels", "blend",
@@ -128,9 +128,8 @@ def _selfplay_params(eval_source: str, tt_bits: int) -> SearchParams:
         return SearchParams(tt_bits=tt_bits)
     if eval_source == "heuristic":
         return SearchParams(tt_bits=tt_bits, eval_kind=EvalKind.HEURISTIC)
-    w, _ = read_weights(eval_source)
     return SearchParams(tt_bits=tt_bits, eval_kind=EvalKind.PATTERN,
-                        weights=DEFAULT_SET.expand(w))
+                        weights=kernel_weights(eval_source))
 
 
 def _one_game(job: tuple[int, int, int, int, float, int, str]
@@ -201,7 +200,7 @@ def generate(games: int, *, seed: int = 0, random_plies: int | tuple[int, int] =
                                 f"{exact_empties}, epsilon={epsilon}, random_plies="
                                 f"{random_plies}: out of range")
     if eval_source not in ("", "heuristic"):
-        read_weights(eval_source)  # a bad file fails here, in the caller, once
+        kernel_weights(eval_source)  # a bad file fails here, in the caller, once
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
     counts = (np.full(games, lo) if lo == hi else
               np.random.default_rng(seed).integers(lo, hi + 1, size=games))

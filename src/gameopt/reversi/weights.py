@@ -27,7 +27,7 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS
 
 __all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "load_npz",
-           "shipped_kernel_weights"]
+           "kernel_weights", "shipped_kernel_weights"]
 
 WEIGHTS_FORMAT = "gameopt-patterns-2"
 #: the trained weights the engine uses by default
@@ -74,10 +74,16 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
     return w.astype(np.float32), meta
 
 
-@functools.lru_cache(maxsize=1)
-def shipped_kernel_weights() -> npt.NDArray[np.int32]:
-    """The shipped weights as the evaluation kernel's table (loaded once per process)."""
-    w, _ = read_weights(SHIPPED)
+@functools.lru_cache(maxsize=4)
+def kernel_weights(path: str) -> npt.NDArray[np.int32]:
+    """The weights of ``path`` as the evaluation kernel's table (read-only, loaded once
+    per process and path)."""
+    w, _ = read_weights(path)
     table = DEFAULT_SET.expand(w)
     table.setflags(write=False)
     return table
+
+
+def shipped_kernel_weights() -> npt.NDArray[np.int32]:
+    """The shipped weights as the evaluation kernel's table (loaded once per process)."""
+    return kernel_weights(str(SHIPPED))
