@@ -154,58 +154,46 @@ def main() -> int:
     print(f"Zebra {how} in {zdir}; {len(openings)} openings from {args.openings} x 2 colours,"
           f" {args.workers} workers", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
-        for depth in (int(d) for d in args.depths.split(",") if d.strip()):
-            exact = min(max(depth + 8, 14), 22)
-            log = Path(tmp) / f"zebra-d{depth}.log"
+
+        def play(aspec: str, depth: int, exact: int, name: str, ops: list[str]
+                 ) -> tuple[MatchResult, float, list[float]]:
+            """gameopt ``aspec`` against Zebra at ``depth``: the result, its wall seconds
+            and Zebra's CPU seconds per midgame move; records the equivalent command."""
+            log = Path(tmp) / f"zebra-{name}.log"
             zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
                      f"--log {log},depth={depth},timeout=600")
-            aspec = f"depth={depth},end={exact}{extra}"
             t = time.perf_counter()
             res = run_match(parse_player(aspec, f"gameopt {aspec}"),
-                            parse_player(zspec, f"Zebra d{depth}"), openings,
-                            workers=args.workers)
+                            parse_player(zspec, f"Zebra d{depth}"), ops, workers=args.workers)
             wall = time.perf_counter() - t
-            zt = zebra_times(log, exact)
+            commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"'
+                            + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
+                               else ""))
+            print(res.summary(), file=sys.stderr)
+            return res, wall, zebra_times(log, exact)
+
+        for depth in (int(d) for d in args.depths.split(",") if d.strip()):
+            exact = min(max(depth + 8, 14), 22)
+            res, wall, zt = play(f"depth={depth},end={exact}{extra}", depth, exact,
+                                 f"d{depth}", openings)
             zmean = statistics.fmean(zt) if zt else float("nan")
             rows.append(row(f"depth {depth}", f"depth {depth}", res,
                             f"Zebra {zmean:.3f} s/move; {wall:.0f} s wall"))
-            commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"')
-            print(res.summary(), file=sys.stderr)
             if args.equal_time and zt:
-                tspec = f"time={zmean:.4f},end={exact}{extra}"
-                log2 = Path(tmp) / f"zebra-t{depth}.log"
-                zspec2 = zspec.replace(str(log), str(log2))
-                t = time.perf_counter()
-                res = run_match(parse_player(tspec, f"gameopt {tspec}"),
-                                parse_player(zspec2, f"Zebra d{depth}"), openings,
-                                workers=args.workers)
-                wall = time.perf_counter() - t
-                zt2 = zebra_times(log2, exact)
+                res, wall, zt2 = play(f"time={zmean:.4f},end={exact}{extra}", depth, exact,
+                                      f"t{depth}", openings)
                 zmean2 = statistics.fmean(zt2) if zt2 else float("nan")
                 rows.append(row(f"{zmean:.3f} s/move", f"depth {depth}", res,
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
-                commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec2}"')
-                print(res.summary(), file=sys.stderr)
         for t_move, depth, count in time_rows:
-            exact = 14
-            log = Path(tmp) / f"zebra-t{t_move}-d{depth}.log"
-            zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
-                     f"--log {log},depth={depth},timeout=600")
-            tspec = f"time={t_move},end={exact}{extra}"
             ops = openings[:count or args.time_count or len(openings)]
-            t = time.perf_counter()
-            res = run_match(parse_player(tspec, f"gameopt {tspec}"),
-                            parse_player(zspec, f"Zebra d{depth}"), ops, workers=args.workers)
-            wall = time.perf_counter() - t
-            zt = zebra_times(log, exact)
+            res, wall, zt = play(f"time={t_move},end=14{extra}", depth, 14,
+                                 f"t{t_move}-d{depth}", ops)
             zmean = statistics.fmean(zt) if zt else float("nan")
             zmed = statistics.median(zt) if zt else float("nan")
             rows.append(row(f"{t_move} s/move", f"depth {depth}", res,
                             f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/move; "
                             f"{wall:.0f} s wall"))
-            commands.append(f'gameopt reversi match --a "{tspec}" --b "{zspec}"'
-                            f" (first {len(ops)} openings)")
-            print(res.summary(), file=sys.stderr)
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
     print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
