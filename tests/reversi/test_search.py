@@ -227,6 +227,8 @@ def test_bad_limits() -> None:
         SearchParams(etc=-1)
     with pytest.raises(InvalidInputError, match="end_eval_weight 70000"):
         SearchParams(end_eval_weight=70000)
+    with pytest.raises(InvalidInputError, match="end_root_depth 1: expected 2..20"):
+        SearchParams(end_root_depth=1)
 
 
 def test_ffo_up_to_20_empties_match_the_files(reversi_data: Path) -> None:

@@ -90,7 +90,7 @@ class SearchParams:
         Exact solver: from this many empties, a 3-ply search instead (0: never).
     end_eval_weight : int or None
         Weight of that value in the order key: ``end_eval_weight / 256`` per centi-disc,
-        where one more opponent move weighs 16 (None: 64 for the heuristic, 16 for the
+        where one more opponent move weighs 16 (None: 64 for the heuristic, 32 for the
         trained evaluation, whose values spread wider; see ``benchmarks/``).
     etc : int
         Exact solver: enhanced transposition cutoff (a child's stored bound proves a cut
@@ -127,6 +127,10 @@ class SearchParams:
     end_sel_bias : tuple of int
         The exact score minus the shallow value on average, centi-discs, with an even and
         an odd number of empties (the side to move at odd empties has the last move).
+    end_root_depth : int
+        :func:`solve`: the depth of the midgame search that orders the root moves and
+        guesses the score (the aspiration window), at most ``empties - 10`` plies (2..20;
+        below 2 plies no such search).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -156,6 +160,7 @@ class SearchParams:
     end_sel_d4: int = 18
     end_sel_sigma: tuple[int, int, int, int] = (650, 15, 420, 17)
     end_sel_bias: tuple[int, int] = (50, 380)
+    end_root_depth: int = 8
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -179,6 +184,8 @@ class SearchParams:
         for t in self.end_selectivity:
             if not 0 < t <= 10:
                 raise InvalidInputError(f"end_selectivity {t}: expected 0 < t <= 10")
+        if not 2 <= self.end_root_depth <= 20:
+            raise InvalidInputError(f"end_root_depth {self.end_root_depth}: expected 2..20")
         for name in ("end_sel_min", "end_sel_d4"):
             if not 9 <= getattr(self, name) <= 64:
                 raise InvalidInputError(f"{name} {getattr(self, name)}: expected 9..64 empties")
@@ -201,7 +208,7 @@ class SearchParams:
         par[pp.END_SEARCH] = self.end_search
         par[pp.END_SEARCH3] = self.end_search3
         par[pp.END_EVAL_W] = (self.end_eval_weight if self.end_eval_weight is not None
-                              else 16 if self.eval_kind == EvalKind.PATTERN else 64)
+                              else 32 if self.eval_kind == EvalKind.PATTERN else 64)
         par[pp.ETC] = self.etc
         par[pp.END_HEURISTIC1] = int(self.end_heuristic1)
         par[pp.END_SEL_MIN] = self.end_sel_min
@@ -560,7 +567,7 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
     run = _Run(params, limit, progress)
     with run.rule.watch():
         order = [m.square for m in moves]
-        shallow = min(board.empties - 10, 6)
+        shallow = min(board.empties - 10, params.end_root_depth)
         guess = None
         if shallow >= 2:  # order the root by a shallow search, which also guesses the score
             g, scores = run.mid_root(board, shallow, order)
