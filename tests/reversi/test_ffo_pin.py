@@ -20,8 +20,10 @@ from gameopt.reversi.search import solve
 #: searches from 16 empties instead of 12 (more nodes, less CPU time; before
 #: 42,913,603 and 86,967,344); then with no hashing up to 9 empties and fastest-first
 #: order from 8 (more nodes, less CPU time; before 49,040,398 and 91,706,011); then with
-#: the weights refitted on 2.1 M positions (7a2323d; before 56,510,614 and 106,104,349).
-PINNED = {41: ("h4", 0, 58_721_944), 42: ("g2", 6, 112_695_910)}
+#: the weights refitted on 2.1 M positions (7a2323d; before 56,510,614 and 106,104,349);
+#: then with the root-ordering search 8 plies deep (was 6) and the evaluation weighing 32
+#: (was 16) in the 3-ply order key (before 58,721,944 and 112,695,910).
+PINNED = {41: ("h4", 0, 57_004_233), 42: ("g2", 6, 71_903_173)}
 
 
 @pytest.mark.slow
