@@ -532,8 +532,9 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
           beta: int = 64) -> SearchResult:
     """Exact final disc difference with perfect play, the best move and a principal variation.
 
-    Root moves are ordered by a shallow midgame search, then solved by PVS with the
-    window (alpha, beta) (default the full -64..64: the score is exact).
+    Root moves are ordered by a shallow midgame search (``end_root_depth`` plies, at most
+    ``empties - 10``), then solved by PVS with the window (alpha, beta) (default the full
+    -64..64: the score is exact).
 
     Parameters
     ----------
