@@ -99,11 +99,8 @@ def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int
         s = squares[i, k]
         if s < 0:
             break
-        bit = U1 << np.uint64(s)
-        if P & bit:
-            idx += pw
-        elif O & bit:
-            idx += 2 * pw
+        sh = np.uint64(s)  # branch-free: the digit is 1 for P, 2 for O (never both)
+        idx += pw * np.int64(((P >> sh) & U1) + ((O >> sh) & U1) * np.uint64(2))
         pw *= 3
     return idx
 
