@@ -20,6 +20,7 @@ from gameopt.reversi._eval import (
     evaluate,
     evaluate_indexed,
     pattern_indices,
+    pattern_indices2,
 )
 from gameopt.reversi.board import PASS, Board
 from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, reference_indices
@@ -51,6 +52,9 @@ def test_indices_kept_along_random_games_equal_scratch_and_evaluate(seed: int) -
         assert np.array_equal(own, _indices(P, O))
         assert np.array_equal(other, _indices(O, P))
         assert np.array_equal(own - POFF, reference_indices(b))
+        both = np.zeros((2, N_INSTANCES), dtype=np.int32)
+        pattern_indices2(np.uint64(P), np.uint64(O), both[0], both[1])
+        assert np.array_equal(both[0], own) and np.array_equal(both[1], other)
         assert evaluate_indexed(np.uint64(P), np.uint64(O), own, w) == \
             evaluate(np.uint64(P), np.uint64(O), PATTERN, w)
         moves = b.legal_moves()

@@ -37,6 +37,7 @@ from gameopt.reversi._eval import (
     evaluate,
     evaluate_indexed,
     pattern_indices,
+    pattern_indices2,
 )
 from gameopt.reversi._params import (
     EVAL_KIND,
@@ -68,8 +69,11 @@ MPC_RANGE = 6400
 def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.ndarray,
            fl: np.ndarray, key: np.ndarray, kind: int, w: np.ndarray, keys: np.ndarray,
            data: np.ndarray) -> int:
-    """Moves of P, best first (hash move, children known to the table, static value)."""
+    """Moves of P, best first (hash move, children known to the table, static value: the
+    pattern evaluation from the index vector of O's side, made once, :func:`child_indices`)."""
     n = 0
+    other = np.empty(0, dtype=np.int32)
+    child = np.empty(0, dtype=np.int32)
     while moves:
         b = moves & (~moves + U1)
         moves ^= b
@@ -85,6 +89,13 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
                 hi = data[slot, UPPER]
                 guess = hi if hi < INF else data[slot, LOWER]
                 k = (1 << 30) - guess
+            elif kind == PATTERN:
+                if other.size == 0:
+                    other = np.empty(N_INSTANCES, dtype=np.int32)
+                    child = np.empty(N_INSTANCES, dtype=np.int32)
+                    pattern_indices(O, P, other)
+                child_indices(other, child, s, f, 2, 1)
+                k = -evaluate_indexed(cp, co, child, w)
             else:
                 k = -evaluate(cp, co, kind, w)
         i = n
@@ -204,8 +215,7 @@ def _shallow(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int
     buf = np.empty((2 * SHALLOW + 2, N_INSTANCES), dtype=np.int32)
     r = 2 * d
     if kind == PATTERN:
-        pattern_indices(P, O, buf[r])
-        pattern_indices(O, P, buf[r + 1])
+        pattern_indices2(P, O, buf[r], buf[r + 1])
     if d == 1:
         v = _moves_loop(P, O, moves, alpha, beta, 1, buf, r, r + 1, kind, st, stop, par, w,
                         _leaf)
