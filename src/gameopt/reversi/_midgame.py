@@ -48,11 +48,12 @@ from gameopt.reversi._params import (
     MPC_MAXD,
     MPC_T,
     PVS,
+    SHALLOW_ORDER,
     SORT_HEIGHT,
     STOPPED,
     USE_TT,
 )
-from gameopt.reversi._stack import final_score
+from gameopt.reversi._stack import BIT, final_score
 from gameopt.reversi._tt import LOWER, UPPER, probe
 
 __all__ = ["search", "search_mpc", "search_frames", "search_mpc_frames", "INF"]
@@ -61,6 +62,8 @@ INF = 1 << 20
 #: plain nodes (no ordering, no table) this many plies from the horizon and below are
 #: searched by the nested functions of :func:`_shallow`, not frame by frame
 SHALLOW = 3
+#: rows of a shallow search's buffer: the index vectors of each depth, then its move lists
+MOVE_ROWS = 2 * SHALLOW + 2
 #: Multi-ProbCut tests only bounds inside the range of final scores (centi-discs)
 MPC_RANGE = 6400
 
@@ -135,27 +138,68 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
 
 
 @njit(cache=True, inline="always")
+def _child(P: np.uint64, O: np.uint64, s: int, alpha: int, beta: int, d: int,
+           buf: np.ndarray, rx: int, ry: int, kind: int, st: np.ndarray, stop: np.ndarray,
+           par: np.ndarray, w: np.ndarray, child) -> int:
+    """The value (from the child's side) of P's move on ``s`` searched by ``child`` at depth
+    d - 1 within (alpha, beta), its index vectors in rows 2(d - 1) (its own) and
+    2(d - 1) + 1 (the other side's), made from this node's rows ``rx`` (own) and ``ry``;
+    a leaf needs only its own."""
+    rc = 2 * (d - 1)
+    f = flips(P, O, s)
+    if kind == PATTERN:
+        child_indices(buf[ry], buf[rc], s, f, 2, 1)
+        if d > 1:
+            child_indices(buf[rx], buf[rc + 1], s, f, 1, -1)
+    return child(O ^ f, P | f | BIT[s], alpha, beta, buf, rc, rc + 1, kind, st, stop, par, w)
+
+
+@njit(cache=True, inline="always")
 def _moves_loop(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int, d: int,
                 buf: np.ndarray, rx: int, ry: int, kind: int, st: np.ndarray,
                 stop: np.ndarray, par: np.ndarray, w: np.ndarray, child) -> int:
-    """Fail-soft alpha-beta over ``moves`` in square order at depth ``d`` (a PLAIN frame's
-    loop, :func:`gameopt.reversi._stack.receive`): the child ``child`` at depth d - 1 gets
-    its index vectors in rows 2(d - 1) (its own) and 2(d - 1) + 1 (the other side's),
-    made from this node's rows ``rx`` (own) and ``ry``; a leaf needs only its own."""
-    rc = 2 * (d - 1)
+    """Fail-soft alpha-beta over ``moves`` at depth ``d`` (a PLAIN frame's loop,
+    :func:`gameopt.reversi._stack.receive`), each child by :func:`_child`: in square order,
+    or from ``par[SHALLOW_ORDER]`` plies up fastest first (fewest replies; ties in square
+    order), the cheap order of the many nodes near the horizon (the evaluation as the key
+    costs more time than it saves nodes there)."""
     best = -INF
     a = alpha
-    pat = kind == PATTERN
+    if par[SHALLOW_ORDER] == 0 or d < par[SHALLOW_ORDER]:
+        while moves:
+            b = moves & (~moves + U1)
+            moves ^= b
+            v = -_child(P, O, square_of(b), -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
+                        child)
+            if st[STOPPED]:
+                return 0
+            if v > best:
+                best = v
+                if v >= beta:
+                    return v
+                if v > a:
+                    a = v
+        return best
+    rs = MOVE_ROWS + 2 * d  # fastest first: the moves by their number of replies
+    rk = rs + 1
+    n = 0
     while moves:
         b = moves & (~moves + U1)
         moves ^= b
         s = square_of(b)
         f = flips(P, O, s)
-        if pat:
-            child_indices(buf[ry], buf[rc], s, f, 2, 1)
-            if d > 1:
-                child_indices(buf[rx], buf[rc + 1], s, f, 1, -1)
-        v = -child(O ^ f, P | f | b, -beta, -a, buf, rc, rc + 1, kind, st, stop, par, w)
+        k = -popcount(get_moves(O ^ f, P | f | b))
+        i = n
+        while i > 0 and buf[rk, i - 1] < k:
+            buf[rk, i] = buf[rk, i - 1]
+            buf[rs, i] = buf[rs, i - 1]
+            i -= 1
+        buf[rk, i] = k
+        buf[rs, i] = s
+        n += 1
+    for i in range(n):
+        v = -_child(P, O, buf[rs, i], -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
+                    child)
         if st[STOPPED]:
             return 0
         if v > best:
@@ -212,7 +256,7 @@ def _shallow(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int
     the same value and counts) and the pattern evaluation kept incrementally (Buro):
     the index vectors of this node are made once, each child's from its parent's."""
     kind = par[EVAL_KIND]
-    buf = np.empty((2 * SHALLOW + 2, N_INSTANCES), dtype=np.int32)
+    buf = np.empty((MOVE_ROWS + 2 * SHALLOW + 2, N_INSTANCES), dtype=np.int32)
     r = 2 * d
     if kind == PATTERN:
         pattern_indices2(P, O, buf[r], buf[r + 1])
