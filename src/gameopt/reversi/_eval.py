@@ -92,6 +92,12 @@ _PSTAGE = DEFAULT_SET.kernel_stage_size
 
 
 @njit(cache=True, inline="always")
+def _bit(x: np.uint64, sh: np.uint64) -> int:
+    """Bit ``sh`` of ``x``: 0 or 1 (int64)."""
+    return np.int64((x >> sh) & U1)  # type: ignore[return-value]
+
+
+@njit(cache=True, inline="always")
 def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int:
     """Base-3 configuration of instance ``i`` (row of ``squares``, -1 padded): digit 0
     empty, 1 P, 2 O."""
@@ -102,7 +108,7 @@ def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int
         if s < 0:
             break
         sh = np.uint64(s)  # branch-free: the digit is 1 for P, 2 for O (never both)
-        idx += pw * np.int64(((P >> sh) & U1) + ((O >> sh) & U1) * np.uint64(2))
+        idx += pw * (_bit(P, sh) + 2 * _bit(O, sh))
         pw *= 3
     return idx
 
@@ -176,8 +182,8 @@ def pattern_indices2(P: np.uint64, O: np.uint64, own: np.ndarray, other: np.ndar
             if s < 0:
                 break
             sh = np.uint64(s)
-            p = np.int64((P >> sh) & U1)
-            o = np.int64((O >> sh) & U1)
+            p = _bit(P, sh)
+            o = _bit(O, sh)
             a += pw * (p + 2 * o)
             b += pw * (o + 2 * p)
             pw *= 3
