@@ -571,6 +571,7 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         shallow = min(board.empties - 10, 6)
         guess = None
         if shallow >= 2:  # order the root by a shallow search, which also guesses the score
+            run.par[pp.SHALLOW_ORDER] = 0  # in square order: the solver's pinned node counts
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
