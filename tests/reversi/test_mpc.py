@@ -58,9 +58,10 @@ def test_kernel_matches_reference_alphabeta_with_mpc(seed: int) -> None:
     """Square order, no table, no PVS: the kernel's Multi-ProbCut search is exactly the
     reference's, for several windows; and the cuts change values somewhere."""
     table = _table()
-    params = SearchParams(pvs=False, use_tt=False, sort_height=60, eval_kind=HEURISTIC,
-                          mpc=True, mpc_t=1.0, mpc_table=table)
-    plain = SearchParams(pvs=False, use_tt=False, sort_height=60, eval_kind=HEURISTIC)
+    params = SearchParams(pvs=False, use_tt=False, sort_height=60, shallow_order=0,
+                          eval_kind=HEURISTIC, mpc=True, mpc_t=1.0, mpc_table=table)
+    plain = SearchParams(pvs=False, use_tt=False, sort_height=60, shallow_order=0,
+                         eval_kind=HEURISTIC)
     rows = _rows(table)
     b = random_position(seed, 40 - seed)
     differs = 0

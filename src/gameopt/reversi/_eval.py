@@ -36,7 +36,9 @@ from gameopt.reversi._bitboard import (
 )
 from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS
 
-__all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS"]
+__all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
+           "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
+           "N_INSTANCES"]
 
 HEURISTIC = 0
 PATTERN = 1
@@ -90,6 +92,12 @@ _PSTAGE = DEFAULT_SET.kernel_stage_size
 
 
 @njit(cache=True, inline="always")
+def _bit(x: np.uint64, sh: np.uint64) -> int:
+    """Bit ``sh`` of ``x``: 0 or 1 (int64)."""
+    return np.int64((x >> sh) & U1)  # type: ignore[return-value]
+
+
+@njit(cache=True, inline="always")
 def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int:
     """Base-3 configuration of instance ``i`` (row of ``squares``, -1 padded): digit 0
     empty, 1 P, 2 O."""
@@ -99,18 +107,15 @@ def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int
         s = squares[i, k]
         if s < 0:
             break
-        bit = U1 << np.uint64(s)
-        if P & bit:
-            idx += pw
-        elif O & bit:
-            idx += 2 * pw
+        sh = np.uint64(s)  # branch-free: the digit is 1 for P, 2 for O (never both)
+        idx += pw * (_bit(P, sh) + 2 * _bit(O, sh))
         pw *= 3
     return idx
 
 
-@njit(cache=True)
-def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
-    """Pattern evaluation (see :mod:`gameopt.reversi.patterns`); O(instances·10)."""
+@njit(cache=True, inline="always")
+def _scalars(P: np.uint64, O: np.uint64, w: np.ndarray) -> tuple[int, int]:
+    """The stage's bias and terms: (their value, the stage's offset in ``w``)."""
     empties = popcount(~(P | O))
     stage = min(14, max(0, (60 - empties) // 4))
     off = stage * _PSTAGE
@@ -118,8 +123,106 @@ def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     v = (int(w[off]) + int(w[off + 1]) * mob + int(w[off + 2]) * pot
          + int(w[off + 3]) * corners + int(w[off + 4]) * xs + int(w[off + 5]) * cs
          + int(w[off + 6]) * stable + int(w[off + 7]) * discs)
+    return v, off
+
+
+@njit(cache=True)
+def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
+    """Pattern evaluation (see :mod:`gameopt.reversi.patterns`); O(instances·10)."""
+    v, off = _scalars(P, O, w)
     for i in range(_PSQ.shape[0]):
         v += w[off + _POFF[i] + config_index(P, O, _PSQ, i)]
+    return v
+
+
+# Incremental pattern indices (Buro's Logistello; Edax keeps its features the same way):
+# a position's index vector holds, for each instance i, _POFF[i] + its configuration, so
+# the evaluation is the scalars plus one table read per instance. A move changes only the
+# instances of the placed and flipped squares: square s lies in instances _SQ_I[s, :_SQ_N[s]]
+# with the power of 3 _SQ_PW[s, j] of its digit there.
+N_INSTANCES = _PSQ.shape[0]
+
+
+def _square_lists() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lists: list[list[tuple[int, int]]] = [[] for _ in range(64)]
+    for i, row in enumerate(_PSQ):
+        for k, sq in enumerate(int(x) for x in row if x >= 0):
+            lists[sq].append((i, 3 ** k))
+    m = max(len(li) for li in lists)
+    n = np.array([len(li) for li in lists], dtype=np.int64)
+    inst = np.zeros((64, m), dtype=np.int64)
+    pw = np.zeros((64, m), dtype=np.int64)
+    for sq, li in enumerate(lists):
+        for j, (i, p) in enumerate(li):
+            inst[sq, j] = i
+            pw[sq, j] = p
+    return n, inst, pw
+
+
+_SQ_N, _SQ_I, _SQ_PW = _square_lists()
+
+
+@njit(cache=True)
+def pattern_indices(P: np.uint64, O: np.uint64, out: np.ndarray) -> None:
+    """The index vector of (P, O) from scratch into ``out`` (N_INSTANCES): digit 1 is P."""
+    for i in range(N_INSTANCES):
+        out[i] = _POFF[i] + config_index(P, O, _PSQ, i)
+
+
+@njit(cache=True)
+def pattern_indices2(P: np.uint64, O: np.uint64, own: np.ndarray, other: np.ndarray) -> None:
+    """:func:`pattern_indices` of (P, O) into ``own`` and of (O, P) into ``other``, in one
+    pass over the squares (the digits of the other side are those of P and O swapped)."""
+    for i in range(N_INSTANCES):
+        a = 0
+        b = 0
+        pw = 1
+        for k in range(_PSQ.shape[1]):
+            s = _PSQ[i, k]
+            if s < 0:
+                break
+            sh = np.uint64(s)
+            p = _bit(P, sh)
+            o = _bit(O, sh)
+            a += pw * (p + 2 * o)
+            b += pw * (o + 2 * p)
+            pw *= 3
+        own[i] = _POFF[i] + a
+        other[i] = _POFF[i] + b
+
+
+@njit(cache=True, inline="always")
+def _add_square(ix: np.ndarray, s: int, times: int) -> None:
+    for j in range(_SQ_N[s]):
+        ix[_SQ_I[s, j]] += times * _SQ_PW[s, j]
+
+
+@njit(cache=True, inline="always")
+def child_indices(src: np.ndarray, dst: np.ndarray, s: int, f: np.uint64,
+                  placed: int, flipped: int) -> None:
+    """``dst`` = ``src`` after a disc is placed on ``s`` (its digit goes 0 -> ``placed``)
+    and the discs of ``f`` flipped (each digit changes by ``flipped``).
+
+    The mover of (P, O) plays s: the child's vector (its own mover's digit 1) is the
+    parent's *other* vector (O's digit 1) with ``placed = 2, flipped = +1``; the child's
+    other vector is the parent's own with ``placed = 1, flipped = -1``.
+    """
+    for i in range(N_INSTANCES):
+        dst[i] = src[i]
+    _add_square(dst, s, placed)
+    while f:
+        b = f & (~f + U1)
+        f ^= b
+        _add_square(dst, popcount(b - U1), flipped)
+
+
+@njit(cache=True, inline="always")
+def evaluate_indexed(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray) -> int:
+    """The pattern evaluation of (P, O) (``evaluate(P, O, PATTERN, w)``) from its index
+    vector ``ix`` (:func:`pattern_indices` or kept by :func:`child_indices`)."""
+    v, off = _scalars(P, O, w)
+    for i in range(N_INSTANCES):
+        v += w[off + ix[i]]
     return v
 
 

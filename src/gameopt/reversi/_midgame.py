@@ -30,7 +30,15 @@ from numba import njit
 
 from gameopt.reversi import _stack as sk
 from gameopt.reversi._bitboard import U0, U1, flips, get_moves, popcount, square_of
-from gameopt.reversi._eval import evaluate
+from gameopt.reversi._eval import (
+    N_INSTANCES,
+    PATTERN,
+    child_indices,
+    evaluate,
+    evaluate_indexed,
+    pattern_indices,
+    pattern_indices2,
+)
 from gameopt.reversi._params import (
     EVAL_KIND,
     LEAVES,
@@ -40,16 +48,22 @@ from gameopt.reversi._params import (
     MPC_MAXD,
     MPC_T,
     PVS,
+    SHALLOW_ORDER,
     SORT_HEIGHT,
     STOPPED,
     USE_TT,
 )
-from gameopt.reversi._stack import final_score
+from gameopt.reversi._stack import BIT, final_score
 from gameopt.reversi._tt import LOWER, UPPER, probe
 
-__all__ = ["search", "search_mpc", "INF"]
+__all__ = ["search", "search_mpc", "search_frames", "search_mpc_frames", "INF"]
 
 INF = 1 << 20
+#: plain nodes (no ordering, no table) this many plies from the horizon and below are
+#: searched by the nested functions of :func:`_shallow`, not frame by frame
+SHALLOW = 3
+#: rows of a shallow search's buffer: the index vectors of each depth, then its move lists
+MOVE_ROWS = 2 * SHALLOW + 2
 #: Multi-ProbCut tests only bounds inside the range of final scores (centi-discs)
 MPC_RANGE = 6400
 
@@ -58,8 +72,11 @@ MPC_RANGE = 6400
 def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.ndarray,
            fl: np.ndarray, key: np.ndarray, kind: int, w: np.ndarray, keys: np.ndarray,
            data: np.ndarray) -> int:
-    """Moves of P, best first (hash move, children known to the table, static value)."""
+    """Moves of P, best first (hash move, children known to the table, static value: the
+    pattern evaluation from the index vector of O's side, made once, :func:`child_indices`)."""
     n = 0
+    other = np.empty(0, dtype=np.int32)
+    child = np.empty(0, dtype=np.int32)
     while moves:
         b = moves & (~moves + U1)
         moves ^= b
@@ -75,6 +92,13 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
                 hi = data[slot, UPPER]
                 guess = hi if hi < INF else data[slot, LOWER]
                 k = (1 << 30) - guess
+            elif kind == PATTERN:
+                if other.size == 0:
+                    other = np.empty(N_INSTANCES, dtype=np.int32)
+                    child = np.empty(N_INSTANCES, dtype=np.int32)
+                    pattern_indices(O, P, other)
+                child_indices(other, child, s, f, 2, 1)
+                k = -evaluate_indexed(cp, co, child, w)
             else:
                 k = -evaluate(cp, co, kind, w)
         i = n
@@ -88,6 +112,166 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
         fl[i] = f
         n += 1
     return n
+
+
+@njit(cache=True)
+def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx: int,
+          ry: int, kind: int, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+          w: np.ndarray) -> int:
+    """A node at the horizon reached by a move, as the frames do it (:func:`_prelude`):
+    counted, the end of the game, a pass (one more node, its evaluation from the other
+    side: rare, from scratch), else the evaluation from the index vector ``buf[rx]``."""
+    if sk.poll(st, stop, par):
+        return 0
+    if get_moves(P, O) == U0:
+        if get_moves(O, P) == U0:
+            st[LEAVES] += 1
+            return 100 * final_score(P, O)
+        if sk.poll(st, stop, par):
+            return 0
+        st[LEAVES] += 1
+        return -evaluate(O, P, kind, w)
+    st[LEAVES] += 1
+    if kind == PATTERN:
+        return evaluate_indexed(P, O, buf[rx], w)
+    return evaluate(P, O, kind, w)
+
+
+@njit(cache=True, inline="always")
+def _child(P: np.uint64, O: np.uint64, s: int, alpha: int, beta: int, d: int,
+           buf: np.ndarray, rx: int, ry: int, kind: int, st: np.ndarray, stop: np.ndarray,
+           par: np.ndarray, w: np.ndarray, child) -> int:
+    """The value (from the child's side) of P's move on ``s`` searched by ``child`` at depth
+    d - 1 within (alpha, beta), its index vectors in rows 2(d - 1) (its own) and
+    2(d - 1) + 1 (the other side's), made from this node's rows ``rx`` (own) and ``ry``;
+    a leaf needs only its own."""
+    rc = 2 * (d - 1)
+    f = flips(P, O, s)
+    if kind == PATTERN:
+        child_indices(buf[ry], buf[rc], s, f, 2, 1)
+        if d > 1:
+            child_indices(buf[rx], buf[rc + 1], s, f, 1, -1)
+    return child(O ^ f, P | f | BIT[s], alpha, beta, buf, rc, rc + 1, kind, st, stop, par, w)
+
+
+@njit(cache=True, inline="always")
+def _moves_loop(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int, d: int,
+                buf: np.ndarray, rx: int, ry: int, kind: int, st: np.ndarray,
+                stop: np.ndarray, par: np.ndarray, w: np.ndarray, child) -> int:
+    """Fail-soft alpha-beta over ``moves`` at depth ``d`` (a PLAIN frame's loop,
+    :func:`gameopt.reversi._stack.receive`), each child by :func:`_child`: in square order,
+    or from ``par[SHALLOW_ORDER]`` plies up fastest first (fewest replies; ties in square
+    order), the cheap order of the many nodes near the horizon (the evaluation as the key
+    costs more time than it saves nodes there)."""
+    best = -INF
+    a = alpha
+    if par[SHALLOW_ORDER] == 0 or d < par[SHALLOW_ORDER]:
+        while moves:
+            b = moves & (~moves + U1)
+            moves ^= b
+            v = -_child(P, O, square_of(b), -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
+                        child)
+            if st[STOPPED]:
+                return 0
+            if v > best:
+                best = v
+                if v >= beta:
+                    return v
+                if v > a:
+                    a = v
+        return best
+    rs = MOVE_ROWS + 2 * d  # fastest first: the moves by their number of replies
+    rk = rs + 1
+    n = 0
+    while moves:
+        b = moves & (~moves + U1)
+        moves ^= b
+        s = square_of(b)
+        f = flips(P, O, s)
+        k = -popcount(get_moves(O ^ f, P | f | b))
+        i = n
+        while i > 0 and buf[rk, i - 1] < k:
+            buf[rk, i] = buf[rk, i - 1]
+            buf[rs, i] = buf[rs, i - 1]
+            i -= 1
+        buf[rk, i] = k
+        buf[rs, i] = s
+        n += 1
+    for i in range(n):
+        v = -_child(P, O, buf[rs, i], -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
+                    child)
+        if st[STOPPED]:
+            return 0
+        if v > best:
+            best = v
+            if v >= beta:
+                return v
+            if v > a:
+                a = v
+    return best
+
+
+@njit(cache=True, inline="always")
+def _node(P: np.uint64, O: np.uint64, alpha: int, beta: int, d: int, buf: np.ndarray, rx: int,
+          ry: int, kind: int, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+          w: np.ndarray, child) -> int:
+    """A plain node at depth ``d`` >= 1 reached by a move, as the frames do it: counted,
+    the end of the game, a pass (one more node, same depth, the vectors swapped), the
+    moves."""
+    if sk.poll(st, stop, par):
+        return 0
+    moves = get_moves(P, O)
+    if moves == U0:
+        om = get_moves(O, P)
+        if om == U0:
+            st[LEAVES] += 1
+            return 100 * final_score(P, O)
+        if sk.poll(st, stop, par):
+            return 0
+        return -_moves_loop(O, P, om, -beta, -alpha, d, buf, ry, rx, kind, st, stop, par, w,
+                            child)
+    return _moves_loop(P, O, moves, alpha, beta, d, buf, rx, ry, kind, st, stop, par, w, child)
+
+
+@njit(cache=True)
+def _node1(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx: int,
+           ry: int, kind: int, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+           w: np.ndarray) -> int:
+    return _node(P, O, alpha, beta, 1, buf, rx, ry, kind, st, stop, par, w, _leaf)
+
+
+@njit(cache=True)
+def _node2(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx: int,
+           ry: int, kind: int, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+           w: np.ndarray) -> int:
+    return _node(P, O, alpha, beta, 2, buf, rx, ry, kind, st, stop, par, w, _node1)
+
+
+@njit(cache=True)
+def _shallow(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int, d: int,
+             st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray
+             ) -> tuple[int, int]:
+    """A plain node at depth ``d`` (1..SHALLOW) with ``moves``, already counted: its moves
+    searched by nested functions instead of frames (the same nodes in the same order, so
+    the same value and counts) and the pattern evaluation kept incrementally (Buro):
+    the index vectors of this node are made once, each child's from its parent's."""
+    kind = par[EVAL_KIND]
+    buf = np.empty((MOVE_ROWS + 2 * SHALLOW + 2, N_INSTANCES), dtype=np.int32)
+    r = 2 * d
+    if kind == PATTERN:
+        pattern_indices2(P, O, buf[r], buf[r + 1])
+    if d == 1:
+        v = _moves_loop(P, O, moves, alpha, beta, 1, buf, r, r + 1, kind, st, stop, par, w,
+                        _leaf)
+    elif d == 2:
+        v = _moves_loop(P, O, moves, alpha, beta, 2, buf, r, r + 1, kind, st, stop, par, w,
+                        _node1)
+    else:
+        v = _moves_loop(P, O, moves, alpha, beta, 3, buf, r, r + 1, kind, st, stop, par, w,
+                        _node2)
+    if st[STOPPED]:
+        return sk.STOP, 0
+    return sk.DONE, v
 
 
 @njit(cache=True, inline="always")
@@ -141,9 +325,24 @@ def _open(k: int, moves: np.uint64, hash_move: int, alpha: int, beta: int, fu: n
 
 
 @njit(cache=True, inline="always")
-def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
-           wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
-           keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+def _expand(k: int, moves: np.uint64, hash_move: int, alpha: int, beta: int, fu: np.ndarray,
+            fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray, wkey: np.ndarray,
+            st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+            keys: np.ndarray, data: np.ndarray, shallow: bool) -> tuple[int, int]:
+    """Search frame k's moves: a plain node of depth up to SHALLOW by :func:`_shallow`
+    (``shallow`` on), else frame by frame (:func:`_open`)."""
+    d = fv[k, sk.DEPTH]
+    if shallow and d <= SHALLOW and d <= par[SORT_HEIGHT]:
+        return _shallow(fu[k, sk.P], fu[k, sk.O], moves, alpha, beta, d, st, stop, par, w)
+    _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
+    return sk.PUSHED, 0
+
+
+@njit(cache=True, inline="always")
+def _enter_as(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+              wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+              w: np.ndarray, keys: np.ndarray, data: np.ndarray,
+              shallow: bool) -> tuple[int, int]:
     """Enter frame k (see :func:`gameopt.reversi._stack.walk`): the end of the game, the
     horizon (the evaluation), the table, then the moves ordered (above ``par[SORT_HEIGHT]``
     plies from the horizon) or in square order."""
@@ -153,8 +352,22 @@ def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndar
     cut, v, alpha, beta, hash_move = _probe(k, fu, fv, par, keys, data)
     if cut:
         return sk.DONE, v
-    _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
-    return sk.PUSHED, 0
+    return _expand(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, st, stop, par, w,
+                   keys, data, shallow)
+
+
+@njit(cache=True, inline="always")
+def _enter(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+           wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+           keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    return _enter_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True)
+
+
+@njit(cache=True, inline="always")
+def _enter_frames(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+                  wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+                  w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    return _enter_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, False)
 
 
 @njit(cache=True, nogil=True)
@@ -166,17 +379,27 @@ def search(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int, st: np
     return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter, INF)
 
 
+@njit(cache=True)
+def search_frames(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int,
+                  st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+                  keys: np.ndarray, data: np.ndarray) -> int:
+    """:func:`search` with every node a frame of the stack and every evaluation from
+    scratch: the reference of :func:`_shallow` (same value, same node counts)."""
+    return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_frames, INF)
+
+
 @njit(cache=True, inline="always")
 def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.ndarray,
              stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
-             data: np.ndarray) -> tuple[bool, int]:
+             data: np.ndarray, kernel) -> tuple[bool, int]:
     """Multi-ProbCut at a node of depth ``d`` (Buro): (cut, value).
 
     The table row for the node's empties and ``d`` gives the shallow depth d' and the
     regression v_d = a v_d' + b + e, e ~ N(0, sigma). The value at depth d is at least
     beta with confidence t (``par[MPC_T]``) when v_d' >= (beta + t sigma - b) / a, at most
     alpha when v_d' <= (alpha - t sigma - b) / a; each is checked by one null-window
-    search of depth d' (without Multi-ProbCut), and cuts with beta or alpha.
+    search of depth d' (``kernel``: :func:`search`, without Multi-ProbCut), and cuts with
+    beta or alpha.
     """
     if d > MPC_MAXD:
         return False, 0
@@ -191,21 +414,22 @@ def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.n
     if beta < MPC_RANGE:
         bound = -((-(beta - b + sg) * 1024) // a)  # ceil
         if -MPC_RANGE < bound < MPC_RANGE:
-            if search(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
+            if kernel(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
                 return True, beta
     if alpha > -MPC_RANGE:
         bound = ((alpha - b - sg) * 1024) // a  # floor
         if -MPC_RANGE < bound < MPC_RANGE:
-            if search(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
+            if kernel(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
                 return True, alpha
     return False, 0
 
 
 @njit(cache=True, inline="always")
-def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
-               wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
-               w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
-    """:func:`_enter` with Multi-ProbCut after the table probe (:func:`_probcut`)."""
+def _enter_mpc_as(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+                  wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+                  w: np.ndarray, keys: np.ndarray, data: np.ndarray, shallow: bool,
+                  kernel) -> tuple[int, int]:
+    """:func:`_enter_as` with Multi-ProbCut after the table probe (:func:`_probcut`)."""
     code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
     if code >= 0:
         return code, v
@@ -215,13 +439,29 @@ def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.
     d = fv[k, sk.DEPTH]
     if par[MPC] != 0 and d >= 3:
         cut, v = _probcut(fu[k, sk.P], fu[k, sk.O], d, alpha, beta, st, stop, par, w, keys,
-                          data)
+                          data, kernel)
         if st[STOPPED]:
             return sk.STOP, 0
         if cut:
             return sk.DONE, v
-    _open(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, par, w, keys, data)
-    return sk.PUSHED, 0
+    return _expand(k, moves, hash_move, alpha, beta, fu, fv, wsq, wfl, wkey, st, stop, par, w,
+                   keys, data, shallow)
+
+
+@njit(cache=True, inline="always")
+def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+               wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+               w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True, search)
+
+
+@njit(cache=True, inline="always")
+def _enter_mpc_frames(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray,
+                      wfl: np.ndarray, wkey: np.ndarray, st: np.ndarray, stop: np.ndarray,
+                      par: np.ndarray, w: np.ndarray, keys: np.ndarray,
+                      data: np.ndarray) -> tuple[int, int]:
+    return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, False,
+                         search_frames)
 
 
 @njit(cache=True, nogil=True)
@@ -231,3 +471,12 @@ def search_mpc(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int, st
     """:func:`search` with Multi-ProbCut at every node of depth 3 and more whose table row
     is set (``par[MPC]`` on): a selective search, no longer plain negamax to ``depth``."""
     return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_mpc, INF)
+
+
+@njit(cache=True)
+def search_mpc_frames(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int,
+                      st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+                      keys: np.ndarray, data: np.ndarray) -> int:
+    """:func:`search_mpc` frame by frame (the reference, as :func:`search_frames`)."""
+    return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_mpc_frames,
+                   INF)

@@ -87,8 +87,8 @@ class MpcTable:
         object.__setattr__(self, "table", t)
 
     def kernel_block(self) -> npt.NDArray[np.int64]:
-        """The table as the search kernel reads it (``par[MPC_BASE:]``): shallow depth,
-        slope in 1/1024, intercept and sigma in centi-discs, rounded."""
+        """The table as the search kernel reads it (``par[MPC_BASE:SHALLOW_ORDER]``): shallow
+        depth, slope in 1/1024, intercept and sigma in centi-discs, rounded."""
         t = self.table
         out = np.zeros(_SHAPE, dtype=np.int64)
         out[..., 0] = np.round(t[..., 0])

@@ -65,6 +65,10 @@ class SearchParams:
     sort_height : int
         Midgame: no ordering, hashing or PVS this many plies from the horizon and below
         (spot's 3).
+    shallow_order : int
+        Midgame: the plain nodes from this many plies from the horizon up to 3 search their
+        moves fastest first (fewest replies), the rest of the plain nodes in square order
+        (0: square order everywhere; the value does not change, the nodes do).
     end_sort_height : int
         Exact solver: no hashing at this many empty squares and below (spot's 7; 9 here,
         4..10): from 8 empties up moves in fastest-first order, below in parity order.
@@ -139,6 +143,7 @@ class SearchParams:
     """
 
     sort_height: int = 3
+    shallow_order: int = 2
     end_sort_height: int = 9
     pvs: bool = True
     use_tt: bool = True
@@ -165,6 +170,8 @@ class SearchParams:
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
             raise InvalidInputError(f"sort_height {self.sort_height}: expected 0..60")
+        if not 0 <= self.shallow_order <= 3:
+            raise InvalidInputError(f"shallow_order {self.shallow_order}: expected 0..3")
         if not 4 <= self.end_sort_height <= 10:
             raise InvalidInputError(f"end_sort_height {self.end_sort_height}: expected 4..10")
         if self.eval_kind not in (0, 1) or isinstance(self.eval_kind, bool):
@@ -199,6 +206,7 @@ class SearchParams:
     def array(self, node_limit: int = 0) -> np.ndarray:
         par = np.zeros(pp.N_PAR, dtype=np.int64)
         par[pp.SORT_HEIGHT] = self.sort_height
+        par[pp.SHALLOW_ORDER] = self.shallow_order
         par[pp.END_SORT_HEIGHT] = self.end_sort_height
         par[pp.PVS] = int(self.pvs)
         par[pp.USE_TT] = int(self.use_tt)
@@ -219,7 +227,7 @@ class SearchParams:
         if self.mpc and table is not None:
             par[pp.MPC] = 1
             par[pp.MPC_T] = round(100 * self.mpc_t)
-            par[pp.MPC_BASE:] = table.kernel_block()
+            par[pp.MPC_BASE:pp.SHALLOW_ORDER] = table.kernel_block()
         return par
 
     def weight_array(self) -> np.ndarray:
@@ -571,6 +579,7 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         shallow = min(board.empties - 10, params.end_root_depth)
         guess = None
         if shallow >= 2:  # order the root by a shallow search, which also guesses the score
+            run.par[pp.SHALLOW_ORDER] = 0  # in square order: the solver's pinned node counts
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
