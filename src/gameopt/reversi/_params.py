@@ -39,9 +39,10 @@ END_DEPTH_OFF = 23   # ... added to the empties as the table depth (< 0 in a sel
 MPC_BASE = 24
 MPC_MAXD = 16
 MPC_FIELDS = 4
+MPC_END = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS  # one past the table
 #: midgame: plain nodes this many plies from the horizon and more (up to _midgame.SHALLOW)
 #: search their moves fastest first (fewest replies); 0: square order everywhere
-SHALLOW_ORDER = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS
+SHALLOW_ORDER = MPC_END
 N_PAR = SHALLOW_ORDER + 1
 
 # st

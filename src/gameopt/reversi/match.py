@@ -200,6 +200,7 @@ class Player:
         eval_file = None
         kind_eval: EvalKind | None = None
         mpc: bool | None = None
+        mpc_t: float | None = None
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "eval" and value:
@@ -211,6 +212,13 @@ class Player:
                 continue
             if key == "mpc" and value in ("0", "1"):
                 mpc = value == "1"
+                continue
+            if key == "mpct":
+                try:
+                    mpc_t = float(value)
+                except ValueError:
+                    raise InvalidInputError(f"player {name}: {part!r}: mpct takes a number "
+                                            "of standard deviations") from None
                 continue
             if key in ("time", "clock", "inc"):
                 try:
@@ -229,6 +237,11 @@ class Player:
         params = SearchParams() if kind_eval is None else SearchParams(eval_kind=kind_eval)
         if mpc is not None:
             params = replace(params, mpc=mpc)
+        if mpc_t is not None:
+            try:
+                params = replace(params, mpc_t=mpc_t)
+            except InvalidInputError as e:
+                raise InvalidInputError(f"player {name}: {e}") from None
         control = None
         if times:
             if "inc" in times and "clock" not in times:

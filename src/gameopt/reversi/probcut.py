@@ -87,7 +87,7 @@ class MpcTable:
         object.__setattr__(self, "table", t)
 
     def kernel_block(self) -> npt.NDArray[np.int64]:
-        """The table as the search kernel reads it (``par[MPC_BASE:SHALLOW_ORDER]``): shallow
+        """The table as the search kernel reads it (``par[MPC_BASE:MPC_END]``): shallow
         depth, slope in 1/1024, intercept and sigma in centi-discs, rounded."""
         t = self.table
         out = np.zeros(_SHAPE, dtype=np.int64)

@@ -227,7 +227,7 @@ class SearchParams:
         if self.mpc and table is not None:
             par[pp.MPC] = 1
             par[pp.MPC_T] = round(100 * self.mpc_t)
-            par[pp.MPC_BASE:pp.SHALLOW_ORDER] = table.kernel_block()
+            par[pp.MPC_BASE:pp.MPC_END] = table.kernel_block()
         return par
 
     def weight_array(self) -> np.ndarray:
