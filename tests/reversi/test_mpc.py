@@ -86,6 +86,28 @@ def test_huge_sigma_never_cuts() -> None:
         _kernel(b, 6, -_midgame.INF, _midgame.INF, plain)[0]
 
 
+def test_mpc_by_default_when_thinking_by_time_not_at_a_fixed_depth() -> None:
+    """``mpc=None`` (the default) is Multi-ProbCut exactly when the limit is a time
+    without a depth: the same search, node for node, as ``mpc=True`` then, and as
+    ``mpc=False`` at a fixed depth."""
+    from gameopt.core import Limit
+
+    b = random_position(3, 44)
+    assert SearchParams().mpc is None
+    # by time (a node limit stops both at the same node; 600 s is never reached)
+    by_time = Limit(time=600.0, nodes=300_000)
+    auto, on, off = (search(b, by_time, SearchParams(mpc=m, tt_bits=16))
+                     for m in (None, True, False))
+    assert (auto.move, auto.score, auto.depth, auto.nodes) == \
+        (on.move, on.score, on.depth, on.nodes)
+    assert auto.depth > off.depth  # the selective search gets deeper on the same nodes
+    # at a fixed depth, with or without a time
+    for lim in (Limit(depth=6), Limit(depth=6, time=600.0)):
+        auto, on, off = (search(b, lim, SearchParams(mpc=m, tt_bits=16))
+                         for m in (None, True, False))
+        assert (auto.score, auto.nodes) == (off.score, off.nodes) != (on.score, on.nodes)
+
+
 def test_mpc_search_uses_fewer_nodes_and_solve_stays_exact() -> None:
     b = random_position(5, 40)
     sel = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_table(b=0, sigma=100))

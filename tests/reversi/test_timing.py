@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gameopt.core import Limit
@@ -71,9 +73,19 @@ def test_player_specs_with_time() -> None:
     assert isinstance(q, Player) and q.control == TimeControl(clock=30.0, increment=0.5,
                                                               kind="wall")
     assert parse_player("mpc=0", "C").params.mpc is False  # type: ignore[union-attr]
+    assert parse_player("time=1", "C").params.mpc is None  # type: ignore[union-attr]
+    d = parse_player("mpc=1,mpct=2.5", "D")
+    assert isinstance(d, Player) and (d.params.mpc, d.params.mpc_t) == (True, 2.5)
+    import gameopt.reversi as rv  # a weights file keeps the Multi-ProbCut settings
+
+    shipped = Path(rv.__file__).parent / "data" / "weights.npz"
+    e = parse_player(f"eval={shipped},mpc=1,mpct=2.5", "E")
+    assert isinstance(e, Player)
+    assert (e.search_params().mpc, e.search_params().mpc_t) == (True, 2.5)
     for bad, msg in [("time=abc", "seconds"), ("inc=1", "needs clock"),
                      ("time=1,clock=2", "one of them"), ("time=-1", "time per move"),
-                     ("mpc=2", "not depth")]:
+                     ("mpc=2", "not depth"), ("mpct=x", "mpct takes a number"),
+                     ("mpct=11", "mpc_t 11.0"), ("mpct=nan", "mpc_t nan")]:
         with pytest.raises(InvalidInputError, match=msg):
             parse_player(bad, "X")
 

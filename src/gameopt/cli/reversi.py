@@ -26,10 +26,12 @@ player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
                             (default 12), pattern weights FILE (default: the shipped
                             trained weights; eval=heuristic: the hand-set heuristic)
-  time=S | clock=S,inc=S, cpu|wall, mpc=0|1
+  time=S | clock=S,inc=S, cpu|wall, mpc=0|1, mpct=T
                             this engine thinks S seconds per move, or on a game clock of
                             S seconds (plus inc per move), on CPU time unless wall;
-                            mpc=1: Multi-ProbCut in the midgame (default off)
+                            mpc=1|0: Multi-ProbCut in the midgame on|off (default: on
+                            when thinking by time, off at a fixed depth); mpct=T: its
+                            confidence in standard deviations (default 1.5)
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the

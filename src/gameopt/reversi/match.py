@@ -118,7 +118,8 @@ class Player:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
         if self.eval_file is None:
             return self.params
-        return replace(pattern_params(self.eval_file), mpc=self.params.mpc)
+        return replace(pattern_params(self.eval_file), mpc=self.params.mpc,
+                       mpc_t=self.params.mpc_t)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -185,14 +186,16 @@ class Player:
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1`` (any order,
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T`` (any order,
         all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
         heuristic. ``time=S`` thinks S seconds per move, ``clock=S`` (with ``inc=S``) plays
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
-        unused. ``mpc=1`` turns Multi-ProbCut on (``mpc=0``, off, is the default).
+        unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
+        by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
+        ``mpct=T`` sets its confidence.
         """
         kw = {"depth": 4, "end": 12}
         times: dict[str, float] = {}
@@ -230,7 +233,7 @@ class Player:
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1 or nboard=COMMAND")
+                                        "mpc=0|1, mpct=T or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker

@@ -18,7 +18,7 @@ Edax 4 (R. Delorme): the special solvers for the last empties, the stability cut
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
@@ -103,9 +103,12 @@ class SearchParams:
     aspiration : bool
         :func:`solve`: first a narrow window around the score the root-ordering search
         predicts, widened on failure (else the full window at once).
-    mpc : bool
+    mpc : bool or None
         :func:`search`: Multi-ProbCut in the midgame (selective; Buro), with the
-        regressions of ``mpc_table``. The exact solver is never selective.
+        regressions of ``mpc_table``. None (the default): on when the search is limited
+        by time and not by depth (play, matches, NBoard and analysis by time: it measured
+        +129 Elo at 0.1 s a move in self-play, see the README), off at a fixed depth.
+        The exact solver is never selective.
     mpc_t : float
         Its confidence: a node is cut when the shallow search puts the deep value
         ``mpc_t`` standard deviations beyond the window (0..10).
@@ -157,7 +160,7 @@ class SearchParams:
     etc: int = 11
     end_heuristic1: bool = True
     aspiration: bool = True
-    mpc: bool = False
+    mpc: bool | None = None
     mpc_t: float = 1.5
     mpc_table: MpcTable | None = field(default=None, compare=False)
     end_selectivity: tuple[float, ...] = ()
@@ -434,6 +437,14 @@ def _passed(sub: SearchResult) -> SearchResult:
                         sub.seconds, sub.stopped, sub.clock, bound)
 
 
+def _resolve_mpc(params: SearchParams, limit: Limit) -> SearchParams:
+    """``params`` with ``mpc`` decided: left as set, else on exactly when ``limit`` has a
+    time and no depth (see :class:`SearchParams`)."""
+    if params.mpc is not None:
+        return params
+    return replace(params, mpc=limit.time is not None and limit.depth is None)
+
+
 def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
            progress: ProgressCallback | None = None, *,
            soft_time: float | None = None) -> SearchResult:
@@ -479,7 +490,7 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
         if not moves:
             return _game_over(board, limit)
         return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time))
-    run = _Run(params, limit, progress)
+    run = _Run(_resolve_mpc(params, limit), limit, progress)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
