@@ -33,6 +33,25 @@ def test_solve_position_and_obf(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "line 1" in out and "line 2" in out
 
 
+def test_analyse_by_time_is_not_capped_at_the_default_depth(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    search_mod = importlib.import_module("gameopt.reversi.search")
+
+    seen = []
+    real = search_mod.search
+
+    def spy(board, limit=None, params=None, progress=None, **kw):  # type: ignore[no-untyped-def]
+        seen.append(limit)
+        return real(board, limit, params, progress, **kw)
+
+    monkeypatch.setattr(search_mod, "search", spy)
+    assert main(["reversi", "analyse", "f5d6c3", "--time-limit", "0.05", "-q"]) == 0
+    assert main(["reversi", "analyse", "f5d6c3", "-q"]) == 0
+    assert [(lim.depth, lim.time) for lim in seen] == [(None, 0.05), (12, None)]
+
+
 def test_analyse_move_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["reversi", "analyse", "f5d6c3", "--depth", "4"]) == 0
     out = capsys.readouterr().out
@@ -62,7 +81,7 @@ def test_bench_ffo_first_positions(reversi_data: Path,
     (["reversi", "bench", "ffo", "--data", "/nonexistent"], "no such directory"),
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
     (["reversi", "match", "--a", "depth=x"],
-     "is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, cpu, wall, mpc=0|1 or "
+     "is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, cpu, wall, mpc=0|1, mpct=T or "
      "nboard=COMMAND"),
     (["reversi", "match", "--b", "nboard=/nonexistent/engine"],
      "engine command '/nonexistent/engine' not found"),

@@ -58,9 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     _limit_flags(s)
     s.set_defaults(func=cmd_solve)
 
-    s = ss.add_parser("analyse", help="iterative-deepening search to a depth")
+    s = ss.add_parser("analyse", help="iterative-deepening search to a depth or for a time")
     s.add_argument("position", help="board string or move list")
-    s.add_argument("--depth", type=int, default=12, metavar="D")
+    s.add_argument("--depth", type=int, default=None, metavar="D",
+                   help="plies (default 12; with --time-limit and no --depth, as deep as "
+                        "the time allows, with Multi-ProbCut)")
     _limit_flags(s)
     s.set_defaults(func=cmd_analyse)
 
@@ -316,7 +318,10 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     from gameopt.reversi.search import search
 
     board = _position(args.position)
-    limit = _limit(args, args.depth)
+    depth = args.depth
+    if depth is None and args.time_limit is None:
+        depth = 12
+    limit = _limit(args, depth)
     print(board.draw(board.moves_bitboard()))
     r = search(board, limit, progress=progress_for(args.quiet))
     print(format_table(_headers("depth", [("", r)]),
