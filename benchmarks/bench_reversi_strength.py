@@ -30,7 +30,7 @@ same match as::
         --b "nboard=python3 ../shared/peers/zebra_nboard.py --exact 14,depth=6"
 
 Run: ``python benchmarks/bench_reversi_strength.py [-n 100] [--depths 6,8] [--equal-time]
-[--time-rows 0.1:12,1:21:20] [--workers 2] [--spec mpc=0]``. Under CPU
+[--time-rows 0.1:12,1:21:20] [--workers 2] [--spec mpc=0] [--games DIR]``. Under CPU
 contention run it with ``nice``: equal-time rows use CPU clocks on both sides, so
 contention changes their speed, not their fairness.
 """
@@ -48,6 +48,8 @@ import time
 from pathlib import Path
 
 from gameopt.core.table import format_table
+from gameopt.reversi.board import Board, parse_moves
+from gameopt.reversi.files import GgfGame, write_ggf
 from gameopt.reversi.match import MatchResult, parse_player, read_openings, run_match
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -115,6 +117,17 @@ def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object
             f"{res.mean_diff:+.1f}", extra]
 
 
+def write_games(path: Path, res: MatchResult) -> None:
+    """The games of ``res`` as GGF (opening moves included; ``RE``: Black's discs)."""
+    games = []
+    for g in res.games:
+        black, white = (res.a, res.b) if g.a_black else (res.b, res.a)
+        games.append(GgfGame(Board.start(), tuple(parse_moves(g.opening)) + g.moves,
+                             {"GM": "Othello", "PB": black, "PW": white,
+                              "RE": f"{g.black_diff:+d}"}))
+    write_ggf(path, games)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS)
@@ -130,6 +143,8 @@ def main() -> int:
                     help="openings used by the --time-rows rows (default: -n)")
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--games", type=Path, default=None, metavar="DIR",
+                    help="write each row's games to DIR/ROW.ggf")
     ap.add_argument("--zebra-dir", type=Path,
                     default=Path.home() / ".cache" / "gameopt-peers" / "zebra")
     ap.add_argument("--peers", type=Path, default=PEERS)
@@ -170,6 +185,9 @@ def main() -> int:
                             + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
                                else ""))
             print(res.summary(), file=sys.stderr)
+            if args.games is not None:
+                args.games.mkdir(parents=True, exist_ok=True)
+                write_games(args.games / f"{name}.ggf", res)
             return res, wall, zebra_times(log, exact)
 
         for depth in (int(d) for d in args.depths.split(",") if d.strip()):
