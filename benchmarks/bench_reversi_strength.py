@@ -153,6 +153,8 @@ def main() -> int:
         time_rows = parse_time_rows(args.time_rows)
     except ValueError as e:
         ap.error(str(e))
+    if args.games is not None and args.games.exists() and not args.games.is_dir():
+        ap.error(f"--games: {args.games} exists and is not a directory")
     zdir, how = build_zebra(args.peers, args.zebra_dir)
     if zdir is None:
         print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
