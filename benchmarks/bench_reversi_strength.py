@@ -153,8 +153,11 @@ def main() -> int:
         time_rows = parse_time_rows(args.time_rows)
     except ValueError as e:
         ap.error(str(e))
-    if args.games is not None and args.games.exists() and not args.games.is_dir():
-        ap.error(f"--games: {args.games} exists and is not a directory")
+    if args.games is not None:
+        try:
+            args.games.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            ap.error(f"--games: cannot make directory {args.games} ({e.strerror})")
     zdir, how = build_zebra(args.peers, args.zebra_dir)
     if zdir is None:
         print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
@@ -188,7 +191,6 @@ def main() -> int:
                                else ""))
             print(res.summary(), file=sys.stderr)
             if args.games is not None:
-                args.games.mkdir(parents=True, exist_ok=True)
                 write_games(args.games / f"{name}.ggf", res)
             return res, wall, zebra_times(log, exact)
 
