@@ -22,8 +22,9 @@ from gameopt.reversi.search import solve
 #: order from 8 (more nodes, less CPU time; before 49,040,398 and 91,706,011); then with
 #: the weights refitted on 2.1 M positions (7a2323d; before 56,510,614 and 106,104,349);
 #: then with the root-ordering search 8 plies deep (was 6) and the evaluation weighing 32
-#: (was 16) in the 3-ply order key (before 58,721,944 and 112,695,910).
-PINNED = {41: ("h4", 0, 57_004_233), 42: ("g2", 6, 71_903_173)}
+#: (was 16) in the 3-ply order key (before 58,721,944 and 112,695,910); then with the
+#: triangle and corner-block patterns and their weights (before 57,004,233 and 71,903,173).
+PINNED = {41: ("h4", 0, 43_397_570), 42: ("g2", 6, 82_594_731)}
 
 
 @pytest.mark.slow

@@ -14,6 +14,9 @@ from gameopt.reversi.patterns import (
     DEFAULT_SET,
     N_SCALARS,
     N_STAGES,
+    PATTERNS,
+    TERMS,
+    PatternSet,
     reference_evaluate,
     reference_indices,
     reference_terms,
@@ -56,13 +59,20 @@ def _image(board: Board, perm: np.ndarray) -> Board:
 
 def test_pattern_set_shape() -> None:
     ps = DEFAULT_SET
-    assert len(ps.squares) == 46 and len(ps.names) == 11
+    assert len(ps.squares) == 54 and len(ps.names) == 13
     # every square is covered, every instance's squares are distinct
     assert set(ps.squares[ps.squares >= 0].tolist()) == set(range(64))
     # sharing: a row of 8 has (3^8 + 3^4) / 2 classes under its mirror
     row = ps.names.index("row2")
     lo, hi = ps.base[row], ps.base[row] + 3 ** 8
     assert len(np.unique(ps.canon[lo:hi])) == (3 ** 8 + 3 ** 4) // 2
+    # the triangle is its own image about the diagonal (2 squares fixed, 4 pairs), the
+    # corner block about the edge's middle (5 pairs)
+    for name, classes in (("triangle", (3 ** 10 + 3 ** 6) // 2),
+                          ("cornerblock", (3 ** 10 + 3 ** 5) // 2)):
+        t = ps.names.index(name)
+        lo, hi = ps.base[t], ps.base[t] + 3 ** 10
+        assert len(np.unique(ps.canon[lo:hi])) == classes
     assert [stage_of(e) for e in (60, 57, 56, 4, 0)] == [0, 0, 1, 14, 14]
 
 
@@ -144,6 +154,44 @@ def test_generate_labels_and_files(tmp_path: Path) -> None:
     assert np.array_equal(w, w2) and meta["note"] == "test"
     with pytest.raises(InvalidInputError, match="gameopt-patterns-2"):
         read_weights(tmp_path / "d.npz")
+
+
+def test_weights_of_an_earlier_pattern_set_read_with_the_new_patterns_at_zero(
+        tmp_path: Path) -> None:
+    """A file fitted for the first k patterns (the set before the last ones were added)
+    reads as the same evaluation: its weights, then 0 for the later patterns' features;
+    a set that is not such a prefix, or a wrong shape, is refused."""
+    import io
+    import json
+
+    first = dict(list(PATTERNS.items())[:11])
+    small = PatternSet.build(first)
+    rng = np.random.default_rng(4)
+    w_small = rng.normal(size=(N_STAGES, small.stage_size)).astype(np.float32)
+
+    def save(name: str, w: np.ndarray, pats: dict[str, tuple[int, ...]]) -> Path:
+        meta = {"format": "gameopt-patterns-2", "stages": N_STAGES, "terms": list(TERMS),
+                "patterns": {k: list(v) for k, v in pats.items()}}
+        buf = io.BytesIO()
+        np.savez(buf, weights=w, meta=np.array(json.dumps(meta)))
+        (tmp_path / name).write_bytes(buf.getvalue())
+        return tmp_path / name
+
+    w, meta = read_weights(save("old.npz", w_small, first))
+    assert w.shape == (N_STAGES, DEFAULT_SET.stage_size) and meta["padded_from"] == 11
+    assert np.array_equal(w[:, :small.stage_size], w_small)
+    assert not w[:, small.stage_size:].any()
+    # the same evaluation: the small set's reference equals the full set's on the padding
+    boards = [Board.from_moves("f5d6c3d3c4f4f6"), Board.from_moves("c4e3f6e6f5c5c3")]
+    wi_small = np.rint(100 * w_small).astype(np.int32).ravel()
+    wi_full = np.rint(100 * w).astype(np.int32).ravel()
+    for b in boards:
+        assert reference_evaluate(b, wi_full) == reference_evaluate(b, wi_small, small)
+    shuffled = dict(reversed(list(first.items())))
+    with pytest.raises(InvalidInputError, match="another pattern set"):
+        read_weights(save("shuffled.npz", w_small, shuffled))
+    with pytest.raises(InvalidInputError, match="shape"):
+        read_weights(save("short.npz", w_small[:, :-1], first))
 
 
 def test_backup_labels_keep_exact_endings_and_back_up_searches() -> None:

@@ -67,6 +67,8 @@ PATTERNS: dict[str, tuple[int, ...]] = {
     "diag6": _sq("c1 d2 e3 f4 g5 h6"),
     "diag5": _sq("d1 e2 f3 g4 h5"),
     "diag4": _sq("e1 f2 g3 h4"),
+    "triangle": _sq("a1 b1 c1 d1 a2 b2 c2 a3 b3 a4"),
+    "cornerblock": _sq("a1 c1 d1 e1 f1 h1 c2 d2 e2 f2"),
 }
 
 

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
-from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS
+from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS, PatternSet
 
 __all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "load_npz",
            "kernel_weights", "shipped_kernel_weights"]
@@ -61,16 +61,31 @@ def write_weights(path: str | Path, weights: npt.NDArray[np.float32],
 
 
 def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-    """Load weights; checks the format, the pattern set and the shape."""
+    """Load weights; checks the format, the pattern set and the shape.
+
+    Weights fitted for an earlier pattern set whose patterns are the first ones of
+    :data:`PATTERNS`, in the same order (the 11-pattern set before the triangle and the
+    corner block were added), are read with the later patterns' weights at 0: the same
+    evaluation, so that such a file can still be played, compared and blended (its meta
+    then records ``padded_from``, the number of patterns it had).
+    """
     a, meta = load_npz(path, WEIGHTS_FORMAT)
     pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
-    if pats != PATTERNS or tuple(meta.get("terms", ())) != TERMS:
+    whole = len(pats) == len(PATTERNS)
+    if (not pats or list(pats.items()) != list(PATTERNS.items())[:len(pats)]  # in order
+            or tuple(meta.get("terms", ())) != TERMS):
         raise InvalidInputError(f"{path}: weights for another pattern set")
+    expected = (N_STAGES, DEFAULT_SET.stage_size if whole
+                else PatternSet.build(pats).stage_size)
     w = a.get("weights")
-    if w is None or w.shape != (N_STAGES, DEFAULT_SET.stage_size):
+    if w is None or w.shape != expected:
         raise InvalidInputError(f"{path}: weights of shape "
-                                f"{None if w is None else w.shape}, expected "
-                                f"{(N_STAGES, DEFAULT_SET.stage_size)}")
+                                f"{None if w is None else w.shape}, expected {expected}")
+    if not whole:  # the later patterns' features follow the earlier ones'
+        full = np.zeros((N_STAGES, DEFAULT_SET.stage_size), dtype=np.float32)
+        full[:, :w.shape[1]] = w
+        w = full
+        meta = {**meta, "padded_from": len(pats)}
     return w.astype(np.float32), meta
 
 
