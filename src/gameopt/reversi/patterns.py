@@ -20,7 +20,9 @@ slowly from little data (mobility above all; Buro folds it into the edge pattern
 their weights are fitted per stage with the tables.
 
 The default set (:data:`PATTERNS`): edge + 2X, corner 3×3, corner 2×5, rows and columns 2–4,
-diagonals of length 4–8 — 11 tables, 46 instances.
+diagonals of length 4–8 (Buro's set), then the corner triangle and the corner block
+(Egaroucid's) — 13 tables, 54 instances. New patterns go last: weights files of the
+earlier set are then read with the new patterns at 0 (:func:`weights.read_weights`).
 
 References
 ----------

@@ -4,11 +4,11 @@ Format (``.npz``): ``weights`` (float32, N_STAGES × stage_size, discs: per stag
 bias, the weights of :data:`patterns.TERMS`, then one per shared configuration) and
 ``meta``, a JSON string: format ``gameopt-patterns-2``, the terms, the pattern set's names
 and squares, and training facts. Reading checks the format, the terms, the pattern set
-and the shape.
+and the shape (a file of an earlier set whose patterns come first in :data:`PATTERNS` is
+padded: see :func:`read_weights`).
 
 The engine's default evaluation is the shipped file ``data/weights.npz``, made by the
-commands in the README from nothing: half a fit on backed-up labels, half a fit on line
-labels of other games (self-play, labels, least squares, then a blend).
+commands in the README from nothing (self-play, labels, least squares, blends).
 """
 
 from __future__ import annotations
