@@ -182,7 +182,7 @@ def test_weights_of_an_earlier_pattern_set_read_with_the_new_patterns_at_zero(
     assert np.array_equal(w[:, :small.stage_size], w_small)
     assert not w[:, small.stage_size:].any()
     # the same evaluation: the small set's reference equals the full set's on the padding
-    boards = [Board.from_moves("f5d6c3d3c4f4f6"), Board.from_moves("c4e3f6e6f5c5c3")]
+    boards = _random_positions(100, 7)
     wi_small = np.rint(100 * w_small).astype(np.int32).ravel()
     wi_full = np.rint(100 * w).astype(np.int32).ravel()
     for b in boards:
