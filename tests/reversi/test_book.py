@@ -153,3 +153,52 @@ def test_learning_a_line_that_ends_on_a_pass_or_is_illegal() -> None:
         learn_line(book, [Move.from_str("f5"), Move.from_str("a1")])
     with pytest.raises(InvalidInputError, match="eval_depth=0"):
         empty_book(0)
+
+
+def _two_ply_openings() -> list[str]:
+    out = []
+    for m in Board.start().legal_moves():
+        b = Board.start().play(m)
+        out += [f"{m}{r}" for r in b.legal_moves()]
+    return out
+
+
+def test_match_spec_book_with_variety(tmp_path: Path) -> None:
+    from gameopt.reversi.match import run_match
+
+    book = build_book(depth=3, eval_depth=1, width=1000.0)
+    path = tmp_path / "book.npz"
+    write_book(path, book)
+    openings = _two_ply_openings()
+    assert len(openings) == 12
+    other = Player("b", depth=1, end_empties=4)
+
+    def first_replies(spec: str) -> list[tuple[Board, Move]]:
+        a = Player.from_spec(spec, "a")
+        res = run_match(a, other, openings, workers=1)
+        # A has Black after a 2-ply opening: its book move is the first move played
+        return [(Board.from_moves(g.opening), g.moves[0]) for g in res.games if g.a_black]
+
+    best = first_replies(f"depth=1,end=4,book={path}")
+    assert all(m == book.choose(b) for b, m in best)
+    varied = first_replies(f"depth=1,end=4,book={path},variety=100")
+    assert all(m in book.lookup(b) for b, m in varied)
+    assert any(m != book.choose(b) for b, m in varied)  # variety 0 would pick these
+    assert first_replies(f"depth=1,end=4,book={path},variety=100") == varied  # replayed
+    p = Player.from_spec(f"book={path},variety=2.5", "a")
+    assert p.book is not None and p.variety == 2.5
+
+
+def test_match_spec_book_errors(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="variety= needs book=FILE"):
+        Player.from_spec("depth=2,variety=1", "A")
+    missing = tmp_path / "none.npz"
+    with pytest.raises(InvalidInputError, match=f"player A: book: .*{missing.name}"):
+        Player.from_spec(f"book={missing}", "A")
+    write_book(tmp_path / "b.npz", build_book(depth=1, eval_depth=1))
+    with pytest.raises(InvalidInputError, match="'variety=x': variety takes discs"):
+        Player.from_spec(f"book={tmp_path / 'b.npz'},variety=x", "A")
+    with pytest.raises(InvalidInputError, match="variety -1.0 outside 0..128"):
+        Player.from_spec(f"book={tmp_path / 'b.npz'},variety=-1", "A")
+    with pytest.raises(InvalidInputError, match="variety nan outside"):
+        Player("A", variety=float("nan"))

@@ -32,6 +32,9 @@ player specs (comma-separated, any order):
                             mpc=1|0: Multi-ProbCut in the midgame on|off (default: on
                             when thinking by time, off at a fixed depth); mpct=T: its
                             confidence in standard deviations (default 1.5)
+  book=FILE,variety=V       this engine plays the book's moves while it can (default: no
+                            book), any within V discs of the best (default 0: the best),
+                            drawn per game
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the

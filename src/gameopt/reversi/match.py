@@ -50,6 +50,7 @@ from __future__ import annotations
 import functools
 import math
 import statistics
+import zlib
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field, replace
@@ -65,7 +66,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
-from gameopt.reversi.book import Book
+from gameopt.reversi.book import Book, read_book
 from gameopt.reversi.external import ExternalPlayer
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.timing import TimeControl, timed_move
@@ -98,7 +99,11 @@ class Contestant(Protocol):
 @dataclass(frozen=True)
 class Player:
     """An engine setting: midgame depth, exact solving below ``end_empties``, parameters,
-    and an optional opening book (its best move is played while the position is in it).
+    and an optional opening book (its best move is played while the position is in it;
+    with ``variety`` > 0, in a game of :meth:`seat`, any book move within ``variety``
+    discs of the best, drawn by a generator seeded from the game's moves before the
+    engine's first move and its colour: varied across openings and colours, the same
+    games when a match is replayed).
 
     With a ``control`` (:class:`~gameopt.reversi.timing.TimeControl`: time per move or a
     game clock) the engine thinks by time instead of to ``depth``
@@ -113,6 +118,7 @@ class Player:
     book: Book | None = field(default=None, compare=False, repr=False)
     eval_file: str | None = None
     control: TimeControl | None = None
+    variety: float = 0.0
 
     def search_params(self) -> SearchParams:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
@@ -125,22 +131,32 @@ class Player:
         if self.depth < 1 or self.end_empties < 0:
             raise InvalidInputError(f"player {self.name}: depth {self.depth} and end_empties "
                                     f"{self.end_empties} must be >= 1 and >= 0")
+        if not (math.isfinite(self.variety) and 0.0 <= self.variety <= 128.0):
+            raise InvalidInputError(f"player {self.name}: variety {self.variety} outside "
+                                    "0..128 discs")
 
     def choose(self, board: Board) -> Move:
         """The move this setting plays (``board`` has a legal move or a pass)."""
         return self.think(board)[0]
 
     def seat(self) -> AbstractContextManager[MoveFn]:
-        """This engine at a game: the history is not needed, only the board. With a game
-        clock, the time each move took (on the control's clock) is taken off it."""
-        if self.control is None or self.control.clock is None:
+        """This engine at a game: the board, and the history only to seed the book's
+        variety. With a game clock, the time each move took (on the control's clock) is
+        taken off it."""
+        varied = self.book is not None and self.variety > 0
+        if not varied and (self.control is None or self.control.clock is None):
             return nullcontext(lambda start, moves, board: self.choose(board))
-        control, start_clock = self.control, self.control.clock
-        clock = {"left": start_clock}
+        control = self.control
+        clock = {"left": None if control is None else control.clock}
+        rngs: list[np.random.Generator] = []
 
         def move(start: Board, moves: Sequence[Move], board: Board) -> Move:
-            m, _, used = self.decide(board, remaining=clock["left"])
-            clock["left"] += control.increment - used
+            if varied and not rngs:
+                rngs.append(_game_rng(start, moves, board.side))
+            m, _, used = self.decide(board, self.variety, rngs[0] if rngs else None,
+                                     remaining=clock["left"])
+            if control is not None and clock["left"] is not None:
+                clock["left"] += control.increment - used
             return m
         return nullcontext(move)
 
@@ -186,8 +202,8 @@ class Player:
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T`` (any order,
-        all optional) -> Player.
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,book=FILE,
+        variety=V`` (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -195,7 +211,9 @@ class Player:
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
-        ``mpct=T`` sets its confidence.
+        ``mpct=T`` sets its confidence. ``book=FILE`` plays the book's moves while the
+        position is in it, ``variety=V`` (with a book) any book move within V discs of the
+        best (see the class notes).
         """
         kw = {"depth": 4, "end": 12}
         times: dict[str, float] = {}
@@ -204,8 +222,23 @@ class Player:
         kind_eval: EvalKind | None = None
         mpc: bool | None = None
         mpc_t: float | None = None
+        book: Book | None = None
+        variety = 0.0
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
+            if key == "book" and value:
+                try:
+                    book = read_book(value.strip())
+                except InvalidInputError as e:
+                    raise InvalidInputError(f"player {name}: book: {e}") from None
+                continue
+            if key == "variety":
+                try:
+                    variety = float(value)
+                except ValueError:
+                    raise InvalidInputError(f"player {name}: {part!r}: variety takes discs "
+                                            "(a number)") from None
+                continue
             if key == "eval" and value:
                 eval_file = None if value == "heuristic" else value
                 kind_eval = EvalKind.HEURISTIC if value == "heuristic" else EvalKind.PATTERN
@@ -233,7 +266,8 @@ class Player:
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T or nboard=COMMAND")
+                                        "mpc=0|1, mpct=T, book=FILE, variety=V or "
+                                        "nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
@@ -254,8 +288,17 @@ class Player:
                                       increment=times.get("inc", 0.0), kind=kind)
             except InvalidInputError as e:
                 raise InvalidInputError(f"player {name}: {e}") from None
+        if variety and book is None:
+            raise InvalidInputError(f"player {name}: variety= needs book=FILE")
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
-                   eval_file=eval_file, control=control)
+                   eval_file=eval_file, control=control, book=book, variety=variety)
+
+
+def _game_rng(start: Board, moves: Sequence[Move], side: str) -> np.random.Generator:
+    """A generator seeded by the game so far (start, moves) and the engine's colour."""
+    text = f"{start.player:x} {start.opponent:x} {start.side} {side} " + "".join(
+        str(m) for m in moves)
+    return make_rng(zlib.crc32(text.encode()))
 
 
 def parse_player(spec: str, name: str) -> Player | ExternalPlayer:
