@@ -233,11 +233,7 @@ class Player:
                     raise InvalidInputError(f"player {name}: book: {e}") from None
                 continue
             if key == "variety":
-                try:
-                    variety = float(value)
-                except ValueError:
-                    raise InvalidInputError(f"player {name}: {part!r}: variety takes discs "
-                                            "(a number)") from None
+                variety = _spec_number(name, part, "variety takes discs (a number)")
                 continue
             if key == "eval" and value:
                 eval_file = None if value == "heuristic" else value
@@ -250,18 +246,10 @@ class Player:
                 mpc = value == "1"
                 continue
             if key == "mpct":
-                try:
-                    mpc_t = float(value)
-                except ValueError:
-                    raise InvalidInputError(f"player {name}: {part!r}: mpct takes a number "
-                                            "of standard deviations") from None
+                mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
                 continue
             if key in ("time", "clock", "inc"):
-                try:
-                    times[key] = float(value)
-                except ValueError:
-                    raise InvalidInputError(f"player {name}: {part!r}: {key} takes seconds "
-                                            "(a number)") from None
+                times[key] = _spec_number(name, part, f"{key} takes seconds (a number)")
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
@@ -292,6 +280,15 @@ class Player:
             raise InvalidInputError(f"player {name}: variety= needs book=FILE")
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
                    eval_file=eval_file, control=control, book=book, variety=variety)
+
+
+def _spec_number(name: str, part: str, what: str) -> float:
+    """The number after ``=`` in the spec item ``part`` of player ``name``, or an error
+    quoting the item and saying ``what`` it takes."""
+    try:
+        return float(part.partition("=")[2])
+    except ValueError:
+        raise InvalidInputError(f"player {name}: {part!r}: {what}") from None
 
 
 def _game_rng(start: Board, moves: Sequence[Move], side: str) -> np.random.Generator:
