@@ -134,6 +134,8 @@ class Player:
         if not (math.isfinite(self.variety) and 0.0 <= self.variety <= 128.0):
             raise InvalidInputError(f"player {self.name}: variety {self.variety} outside "
                                     "0..128 discs")
+        if self.variety and self.book is None:
+            raise InvalidInputError(f"player {self.name}: variety= needs book=FILE")
 
     def choose(self, board: Board) -> Move:
         """The move this setting plays (``board`` has a legal move or a pass)."""
@@ -276,8 +278,6 @@ class Player:
                                       increment=times.get("inc", 0.0), kind=kind)
             except InvalidInputError as e:
                 raise InvalidInputError(f"player {name}: {e}") from None
-        if variety and book is None:
-            raise InvalidInputError(f"player {name}: variety= needs book=FILE")
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
                    eval_file=eval_file, control=control, book=book, variety=variety)
 
