@@ -163,6 +163,20 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
                  str(data2)]) == 2
     assert main(["reversi", "train", "label", str(data), str(labelled), str(weights),
                  "--line", "-o", str(lined)]) == 2
+    branched, both = tmp_path / "b.npz", tmp_path / "both.npz"
+    capsys.readouterr()
+    assert main(["reversi", "train", "branch", str(data), str(data2), "--seed", "2", "-o",
+                 str(branched)]) == 0
+    assert "one random move off the lines" in capsys.readouterr().out
+    assert main(["reversi", "train", "fit", str(branched), "-o", str(smooth)]) == 2
+    assert "unlabelled" in capsys.readouterr().err
+    assert main(["reversi", "train", "label", str(data), str(branched), "--depth", "1",
+                 "--workers", "1", "-q", "-o", str(both)]) == 0
+    assert main(["reversi", "train", "fit", str(both), "--iters", "5", "-q", "-o",
+                 str(smooth)]) == 0
+    assert main(["reversi", "train", "branch", str(data), "--share", "2", "-o",
+                 str(branched)]) == 2
+    assert "share=2.0" in capsys.readouterr().err
     assert main(["reversi", "match", "--a", f"depth=1,eval={weights}", "--b", "depth=1",
                  "-n", "1", "--plies", "2", "--workers", "1", "-q"]) == 0
     assert "2 games" in capsys.readouterr().out

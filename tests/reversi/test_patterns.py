@@ -26,6 +26,7 @@ from gameopt.reversi.train import (
     TrainData,
     backup_labels,
     blend,
+    branch,
     features,
     fit,
     generate,
@@ -251,6 +252,53 @@ def test_blend_mixes_two_weight_sets_and_so_their_evaluations() -> None:
         blend(a, b, 1.5)
     with pytest.raises(InvalidInputError, match="shapes"):
         blend(a, b[:3], 0.5)
+
+
+def test_branch_plays_one_random_legal_move_off_each_line() -> None:
+    """Every branch is its parent (same game) after one of the parent's legal moves
+    (checked with :meth:`Board.play`, the reference), with more empties than the exact
+    endings; over many parents the moves are not always the first legal one; the seed
+    fixes them; labelling relabels every branch; fit refuses them unlabelled."""
+    data = generate(4, seed=6, workers=1, exact_empties=10, depth=1)
+    out = branch(data, seed=3)
+    assert out.meta["labels"] == "none" and out.meta["branch"] == {"seed": 3, "share": 1.0}
+    parents = {(int(p), int(o)): int(g) for p, o, g in
+               zip(data.player, data.opponent, data.game, strict=True)
+               if bin(int(p) | int(o)).count("1") < 64 - 11}
+    kids: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    for (p, o), g in parents.items():
+        b = Board(p, o)
+        moves = [m for m in b.legal_moves() if not m.is_pass]
+        kids[(p, o)] = {(c.player, c.opponent) for c in (b.play(m) for m in moves)}
+    firsts = 0
+    for p, o, g in zip(out.player.tolist(), out.opponent.tolist(), out.game.tolist(),
+                       strict=True):
+        parent = next(k for k, v in kids.items() if (p, o) in v and parents[k] == g)
+        b = Board(*parent)
+        first = b.play(next(m for m in b.legal_moves() if not m.is_pass))
+        firsts += (p, o) == (first.player, first.opponent)
+    assert len(out) == sum(1 for v in kids.values() if v) > 50
+    assert firsts < len(out) // 2
+    assert np.all(out.empties > 10) and not out.target.any()
+    again = branch(data, seed=3)
+    assert np.array_equal(again.player, out.player)
+    assert not np.array_equal(branch(data, seed=4).player, out.player)
+    half = branch(data, seed=3, share=0.5)
+    assert 0 < len(half) < len(out)
+    with pytest.raises(InvalidInputError, match="unlabelled"):
+        fit(out, iters=5)
+    both = TrainData.concat([data, out])
+    both = TrainData(both.player, both.opponent, both.target, both.game,
+                     {**both.meta, "exact_empties": 10})
+    with pytest.raises(InvalidInputError, match="unlabelled"):
+        fit(both, iters=5)
+    labelled = backup_labels(both, depth=1, iters=10, workers=1)
+    assert labelled.target[len(data):].any()
+    fit(labelled, iters=5)
+    with pytest.raises(InvalidInputError, match="share"):
+        branch(data, share=0.0)
+    with pytest.raises(InvalidInputError, match="exact_empties"):
+        branch(TrainData(data.player, data.opponent, data.target, data.game, {}))
 
 
 def test_generate_draws_random_plies_per_game_from_a_range() -> None:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from gameopt.reversi.board import Board
     from gameopt.reversi.search import SearchResult
     from gameopt.reversi.timing import TimeControl
+    from gameopt.reversi.train import TrainData
 
 __all__ = ["register"]
 
@@ -161,6 +162,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_label)
+    f = ts.add_parser("branch", help="positions one random move off the game lines "
+                      "(unlabelled: for train label)")
+    f.add_argument("data", nargs="+", metavar="FILE", help="data from train generate")
+    f.add_argument("--share", type=float, default=1.0,
+                   help="share of the positions to branch from (0..1]")
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_branch)
     f = ts.add_parser("fit", help="least-squares pattern weights from data files")
     f.add_argument("data", nargs="+", metavar="FILE")
     f.add_argument("--damp", type=float, default=1.0,
@@ -490,30 +499,43 @@ def cmd_train_generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_generated(files: list[str], what: str) -> TrainData:
+    """The data files as one set, with the exact-ending depth they all record (the
+    smallest, when they differ)."""
+    from gameopt.reversi.train import TrainData, read_data
+
+    parts = [read_data(f) for f in files]
+    if len(parts) == 1:
+        return parts[0]
+    data = TrainData.concat(parts)
+    ends = [p.meta.get("exact_empties") for p in parts]
+    if any(not isinstance(e, int) for e in ends):
+        bad = next(f for f, e in zip(files, ends, strict=True) if not isinstance(e, int))
+        raise InvalidInputError(f"{what}: {bad}: data without its exact-ending depth "
+                                "(exact_empties)")
+    return TrainData(data.player, data.opponent, data.target, data.game,
+                     {**data.meta, "format": parts[0].meta["format"],
+                      "exact_empties": min(e for e in ends if isinstance(e, int))})
+
+
+def cmd_train_branch(args: argparse.Namespace) -> int:
+    from gameopt.reversi.train import branch, write_data
+
+    data = _read_generated(args.data, "train branch")
+    t = time.perf_counter()
+    out = branch(data, seed=args.seed, share=args.share)
+    write_data(args.output, out)
+    print(f"wrote {args.output}: {len(out)} positions one random move off the lines of "
+          f"{len(data)} in {time.perf_counter() - t:.1f} s wall (unlabelled: train label "
+          "them with their sources)")
+    return 0
+
+
 def cmd_train_label(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
-    from gameopt.reversi.train import (
-        TrainData,
-        backup_labels,
-        line_labels,
-        read_data,
-        write_data,
-    )
+    from gameopt.reversi.train import backup_labels, line_labels, write_data
 
-    parts = [read_data(f) for f in args.data]
-    if len(parts) == 1:
-        data = parts[0]
-    else:
-        data = TrainData.concat(parts)
-        ends = [p.meta.get("exact_empties") for p in parts]
-        if any(not isinstance(e, int) for e in ends):
-            bad = next(f for f, e in zip(args.data, ends, strict=True)
-                       if not isinstance(e, int))
-            raise InvalidInputError(f"train label: {bad}: data "
-                                    "without its exact-ending depth (exact_empties)")
-        data = TrainData(data.player, data.opponent, data.target, data.game,
-                         {**data.meta, "format": parts[0].meta["format"],
-                          "exact_empties": min(e for e in ends if isinstance(e, int))})
+    data = _read_generated(args.data, "train label")
     t = time.perf_counter()
     if args.line:
         out = line_labels(data, mix=args.mix, damp=args.damp, iters=args.iters,

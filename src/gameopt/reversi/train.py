@@ -64,6 +64,8 @@ from gameopt.core.files import atomic_write_bytes
 from gameopt.core.parallel import parallel_map
 from gameopt.core.progress import Progress, ProgressCallback
 from gameopt.errors import InvalidInputError
+from gameopt.reversi._bitboard import flips as _flips
+from gameopt.reversi._bitboard import get_moves as _get_moves
 from gameopt.reversi._bitboard import popcount as _popc
 from gameopt.reversi._eval import config_index, terms
 from gameopt.reversi.board import PASS, Board
@@ -80,6 +82,7 @@ from gameopt.reversi.weights import kernel_weights, load_npz, read_weights, writ
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
            "FitReport", "write_weights", "read_weights", "features", "line_labels", "blend",
+           "branch",
            "mpc_samples",
            "fit_mpc"]
 
@@ -246,6 +249,66 @@ def read_data(path: str | Path) -> TrainData:
     return data
 
 
+# -- positions off the game lines ---------------------------------------------------------
+
+@njit(cache=True)
+def _branch(P, O, u):  # pragma: no cover - numba
+    """The position after the legal move of index floor(u * count) in square order, for
+    each (P, O): (player, opponent, ok); ok is False where P has no legal move."""
+    n = P.shape[0]
+    P2 = np.zeros(n, dtype=np.uint64)
+    O2 = np.zeros(n, dtype=np.uint64)
+    ok = np.zeros(n, dtype=np.bool_)
+    for t in range(n):
+        p = P[t]
+        o = O[t]
+        mv = _get_moves(p, o)
+        c = _popc(mv)
+        if c == 0:
+            continue
+        k = min(int(u[t] * c), c - 1)
+        for _ in range(k):
+            mv &= mv - np.uint64(1)
+        bit = mv & (~mv + np.uint64(1))
+        s = _popc(bit - np.uint64(1))
+        f = _flips(p, o, s)
+        P2[t] = o ^ f
+        O2[t] = p | f | bit
+        ok[t] = True
+    return P2, O2, ok
+
+
+def branch(data: TrainData, *, seed: int = 0, share: float = 1.0) -> TrainData:
+    """Positions off the game lines, for :func:`backup_labels` to label.
+
+    Self-play positions lie on lines the engine chose; the leaves of a search mostly
+    follow moves it would not play. So, for a ``share`` of the positions (drawn with
+    ``seed``) with more than ``data.meta["exact_empties"] + 1`` empties whose side to move
+    has a legal move, this gives the position after one uniformly random legal move: the
+    opponent to move, one empty fewer, so every new position lies before the exact
+    endings and :func:`backup_labels` relabels all of them. Targets are 0 until then
+    (``meta["labels"] = "none"``; :func:`fit` refuses such data). Each new position keeps
+    the game id of its parent, so a validation split holds out whole games with their
+    branches.
+
+    Raises
+    ------
+    InvalidInputError
+        Data without its exact-ending depth, or a share outside (0, 1].
+    """
+    exact = data.meta.get("exact_empties")
+    if not isinstance(exact, int) or not 0 < share <= 1:
+        raise InvalidInputError(f"branch: share={share}, exact_empties={exact!r} "
+                                "(data from generate() records it; share in (0, 1])")
+    rng = np.random.default_rng(seed)
+    pick = np.flatnonzero((data.empties > exact + 1) & (rng.random(len(data)) < share))
+    P2, O2, ok = _branch(data.player[pick], data.opponent[pick], rng.random(len(pick)))
+    meta = {**data.meta, "format": DATA_FORMAT, "labels": "none",
+            "branch": {"seed": seed, "share": share}}
+    return TrainData(P2[ok], O2[ok], np.zeros(int(ok.sum()), np.float32),
+                     data.game[pick][ok], meta)
+
+
 # -- features and fitting ----------------------------------------------------------------
 
 @njit(cache=True)
@@ -381,6 +444,9 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     if len(data) == 0 or damp < 0 or iters < 1 or not 0 <= val_fraction < 1:
         raise InvalidInputError(f"fit: {len(data)} positions, damp={damp}, iters={iters}, "
                                 f"val_fraction={val_fraction}")
+    if any(m.get("labels") == "none" for m in [data.meta, *data.meta.get("sources", [])]):
+        raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
+                                "(train label)")
     F, T, ply = features(data, ps)
     is_val = _split(data, val_fraction, seed)
     y = data.target.astype(np.float64)
