@@ -417,6 +417,14 @@ def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bo
     return np.isin(data.game, val)
 
 
+def _unlabelled(meta: dict[str, Any]) -> bool:
+    """Whether data of this meta holds :func:`branch` positions not labelled since (a
+    relabelling's own ``labels`` covers the sources it relabelled)."""
+    if "labels" in meta:
+        return bool(meta["labels"] == "none")
+    return any(_unlabelled(m) for m in meta.get("sources", []))
+
+
 def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
         seed: int = 0, smooth: bool = False, ps: PatternSet = DEFAULT_SET,
         progress: ProgressCallback | None = None
@@ -444,7 +452,7 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     if len(data) == 0 or damp < 0 or iters < 1 or not 0 <= val_fraction < 1:
         raise InvalidInputError(f"fit: {len(data)} positions, damp={damp}, iters={iters}, "
                                 f"val_fraction={val_fraction}")
-    if any(m.get("labels") == "none" for m in [data.meta, *data.meta.get("sources", [])]):
+    if _unlabelled(data.meta):
         raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
                                 "(train label)")
     F, T, ply = features(data, ps)
