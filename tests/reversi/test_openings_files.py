@@ -6,34 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from gameopt.reversi.board import SQUARE_SYMMETRIES, Board
+from gameopt.reversi.board import Board
+from gameopt.reversi.book import canonical
 from gameopt.reversi.match import read_openings
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 FILES = sorted(DATA.glob("reversi-openings-8ply*.txt"))
-
-
-def _image(bits: int, perm: np.ndarray) -> int:
-    out = 0
-    for s in range(64):
-        if bits >> s & 1:
-            out |= 1 << int(perm[s])
-    return out
-
-
-def _canonical(board: Board) -> tuple[int, int]:
-    return min((_image(board.player, p), _image(board.opponent, p))
-               for p in SQUARE_SYMMETRIES)
-
-
-def _final(line: str) -> Board:
-    b = Board.start()
-    for i in range(0, len(line), 2):
-        b = b.play(line[i:i + 2])
-    return b
 
 
 def test_there_are_three_files() -> None:
@@ -46,7 +26,7 @@ def test_there_are_three_files() -> None:
 def test_each_file_holds_100_legal_8_ply_openings(path: Path) -> None:
     lines = read_openings(path)
     assert len(lines) == 100
-    assert all(len(x) == 16 and _final(x).empties == 52 for x in lines)
+    assert all(len(x) == 16 and Board.from_moves(x).empties == 52 for x in lines)
 
 
 #: the issue's own file reaches one position twice (c4c3c2b4c5b6e6f4 and, through a
@@ -59,7 +39,7 @@ def test_no_position_twice_across_the_files() -> None:
     for path in FILES:
         repeats = 0
         for line in read_openings(path):
-            key = _canonical(_final(line))
+            key = canonical(Board.from_moves(line))[0]
             if key in seen:
                 assert seen[key].startswith(path.name), f"{path.name}: {line} is {seen[key]}"
                 repeats += 1
