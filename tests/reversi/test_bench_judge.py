@@ -1,0 +1,37 @@
+"""benchmarks/bench_reversi_judge.py draws its positions with the move sequences that
+reach them (Zebra is given the sequence, gameopt the board: they must agree)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from gameopt.reversi import Board
+from gameopt.reversi.board import parse_moves
+from gameopt.reversi.match import Player, run_match
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def test_positions_replay_from_their_sequences_within_the_empties_range(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_reversi_judge as bench
+
+    res = run_match(Player.from_spec("depth=1", "one"), Player.from_spec("depth=2", "two"),
+                    ["f5d6c3", "f5f6e6f4"], workers=1)
+    games = [(Board.start(), tuple(parse_moves(g.opening)) + g.moves) for g in res.games]
+    pos = bench.positions(games, 20, 40)
+    assert len(pos) > 4 * 10  # each game passes through 20..40 empties
+    for board, seq in pos:
+        assert 20 <= board.empties <= 40 and len(board.legal_moves()) > 1
+        replay = Board.start()
+        for m in parse_moves(seq):
+            replay = replay.play(m)
+        assert replay == board
+        assert seq == seq.lower() and len(seq) == 2 * (60 - board.empties)
+    assert len(bench.positions(games, 17, 52)) > len(pos)
+    sys.modules.pop("bench_reversi_judge", None)
+    sys.modules.pop("bench_reversi_strength", None)
