@@ -123,6 +123,9 @@ def main() -> int:
         name, sep, path = c.partition("=")
         if not sep or not name or not Path(path).is_file():
             ap.error(f"--cand {c!r}: expected NAME=WEIGHTS with an existing file")
+        if name in (n for n, _ in cands):
+            ap.error(f"--cand {c!r}: the name {name!r} is taken (names must differ, and "
+                     "'shipped' is the baseline)")
         cands.append((name, path))
     if not (1 <= args.count <= 100_000 and 1 <= args.depth <= 20
             and 1 <= args.zebra_depth <= 30 and 0 <= args.exact_child <= 24
@@ -174,7 +177,8 @@ def main() -> int:
     judged = {k: c for k, c in children.items()
               if c.legal_moves() and c.legal_moves() != [PASS]}
     exact_keys = [k for k, c in judged.items() if c.empties <= args.exact_child]
-    zebra_keys = [k for k in judged if k not in set(exact_keys)]
+    exact_set = set(exact_keys)
+    zebra_keys = [k for k in judged if k not in exact_set]
     t = time.perf_counter()
     values: dict[tuple[int, int], float | None] = dict.fromkeys(children)
     for k, v in zip(exact_keys, parallel_map(_exact, [judged[k] for k in exact_keys],
@@ -215,7 +219,7 @@ def main() -> int:
           f"{search_wall:.0f} s wall ({args.workers} workers, kernel loading included); "
           f"{len(exact_keys)} moves judged exactly, {len(zebra_keys)} by Zebra depth "
           f"{args.zebra_depth}: {judge_wall:.0f} s wall; {len(pos) - len(ok)} positions "
-          "left out (a judged child passes)")
+          "left out (a judged child passes, or Zebra gave no value)")
     return 0
 
 
