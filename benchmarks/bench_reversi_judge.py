@@ -2,18 +2,18 @@
 lower-variance screen than a match for comparing weights files.
 
 Midgame positions (``--min-empties``..``--max-empties``, default 17..52 empties, more than
-one legal move) are drawn from
-game records (``--ggf``: for instance the games ``bench_reversi_strength.py --games DIR``
-writes; without it, the shipped weights play themselves at depth 6 from the strength
-benchmark's openings, both colours). For each position every candidate evaluation, the
-shipped weights first [baseline], chooses its move by a full-width search of ``--depth``
-plies (default 8, the strength benchmark's equal-depth row). Each distinct chosen move is
-then judged by the value of the position it leads to, for the side that moved:
+one legal move) are drawn from game records (``--ggf``: for instance the games
+``bench_reversi_strength.py --games DIR`` writes; without it, the shipped weights play
+themselves at depth 6 from the strength benchmark's openings, both colours). For each
+position every candidate evaluation, the shipped weights first [baseline], chooses its
+move by a full-width search of ``--depth`` plies (default 8, the strength benchmark's
+equal-depth row). Each distinct chosen move is then judged by the value of the position it
+leads to, for the side that moved:
 
 * exactly, by gameopt's endgame solver, when that position has at most ``--exact-child``
   empties (default 21);
 * otherwise by Zebra's search (``--zebra-depth``, default 14, exact from 16 empties; book
-  off), an independent and stronger judge than any depth-8 search (Zebra is built as the
+  off), an independent judge much deeper than the searches it judges (Zebra is built as the
   strength benchmark builds it, and the benchmark skips, saying why, without it).
 
 Per candidate and zone of the game: how many of its moves differ from the shipped
@@ -24,7 +24,7 @@ judged child must pass are left out.
 Calibration (2026-11-28, 2,500 positions of the shipped weights' 400 games against Zebra
 on two fresh random opening samples; README "Games against the opponent"): over nine
 weights files, Spearman's rank correlation between this judge and their 400-game depth-8
-scores against Zebra was 0.87-0.94; the three files 8-12 points below the shipped weights
+scores against Zebra was 0.87-0.94; the three files 5-12 points below the shipped weights
 in games were below them here by 0.07-0.17 discs a move at 95 % (intervals about
 +-0.065), at about a tenth of a match's CPU time per candidate.
 
