@@ -56,8 +56,6 @@ from gameopt.reversi.match import parse_player, pattern_params, read_openings, r
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_reversi_strength import DEFAULT_OPENINGS, PEERS, build_zebra  # noqa: E402
 
-ZONES = (("all", 0, 64), ("exact judge", 0, None), ("Zebra judge", None, 64))
-
 
 def _moves(job: tuple[str, list[Board], int]) -> list[Move]:
     """The depth-``d`` move of each board with the weights file ``spec`` ("" = shipped)."""
@@ -174,8 +172,7 @@ def main() -> int:
     search_wall = time.perf_counter() - t
     need = sorted({(i, m.square) for ms in chosen.values() for i, m in enumerate(ms)})
     children = {(i, s): boards[i].play(Move(s)) for i, s in need}
-    judged = {k: c for k, c in children.items()
-              if c.legal_moves() and c.legal_moves() != [PASS]}
+    judged = {k: c for k, c in children.items() if c.legal_moves() not in ([], [PASS])}
     exact_keys = [k for k, c in judged.items() if c.empties <= args.exact_child]
     exact_set = set(exact_keys)
     zebra_keys = [k for k in judged if k not in exact_set]
@@ -195,16 +192,12 @@ def main() -> int:
     val = {n: np.array([values[(i, chosen[n][i].square)] for i in ok], dtype=float)
            for n, _ in cands}
     best = np.max(np.stack([val[n] for n, _ in cands]), axis=0)
-    child_empties = np.array([boards[i].empties - 1 for i in ok])
+    by_solver = np.array([boards[i].empties - 1 <= args.exact_child for i in ok])
+    zones = [("all", np.ones(len(ok), bool))]
+    if by_solver.any() and not by_solver.all():  # both judges: a row set for each
+        zones += [("exact judge", by_solver), ("Zebra judge", ~by_solver)]
     rows: list[list[object]] = []
-    for zone, lo, hi in ZONES:
-        sel = np.ones(len(ok), bool)
-        if lo is None:
-            sel = child_empties > args.exact_child
-        elif hi is None:
-            sel = child_empties <= args.exact_child
-        if zone != "all" and (not sel.any() or sel.all()):
-            continue  # one judge only: the zone is the whole table
+    for zone, sel in zones:
         for n, _ in cands:
             d = (val[n] - val["shipped"])[sel]
             differ = sum(chosen[n][i] != chosen["shipped"][i]
