@@ -174,8 +174,7 @@ def main() -> int:
     children = {(i, s): boards[i].play(Move(s)) for i, s in need}
     judged = {k: c for k, c in children.items() if c.legal_moves() not in ([], [PASS])}
     exact_keys = [k for k, c in judged.items() if c.empties <= args.exact_child]
-    exact_set = set(exact_keys)
-    zebra_keys = [k for k in judged if k not in exact_set]
+    zebra_keys = [k for k, c in judged.items() if c.empties > args.exact_child]
     t = time.perf_counter()
     values: dict[tuple[int, int], float | None] = dict.fromkeys(children)
     for k, v in zip(exact_keys, parallel_map(_exact, [judged[k] for k in exact_keys],
