@@ -16,6 +16,15 @@ leads to, for the side that moved:
   off), an independent judge much deeper than the searches it judges (Zebra is built as the
   strength benchmark builds it, and the benchmark skips, saying why, without it).
 
+``--zebra-cand`` adds Zebra's own depth-``--depth`` moves as the candidate ``zebra`` (exact
+from the strength benchmark's E empties, book off): where in the game the opponent chooses
+better. ``--own-judge D`` judges the positions above the exact range by gameopt's own
+depth-D Multi-ProbCut search (shipped weights) instead of Zebra's, to see how much a
+verdict there leans toward the judge's own evaluation: a deep search prefers the moves
+its own evaluation prefers, so above the exact range the difference between moves chosen
+by different evaluations measures in part their agreement with the judge's evaluation
+(measured: README, "Where Zebra chooses better").
+
 Per candidate and zone of the game: how many of its moves differ from the shipped
 weights', the mean loss against the best judged move of the set, and the mean difference
 from the shipped weights' moves with a 95 % interval (paired by position). Positions whose
@@ -29,7 +38,7 @@ in games were below them here by 0.07-0.17 discs a move at 95 % (intervals about
 +-0.065), at about a tenth of a match's CPU time per candidate.
 
 Run: ``python benchmarks/bench_reversi_judge.py [--ggf FILE ...] [-n 1000] [--cand
-NAME=WEIGHTS ...] [--depth 8] [--workers 2]``.
+NAME=WEIGHTS ...] [--zebra-cand] [--own-judge D] [--depth 8] [--workers 2]``.
 """
 
 from __future__ import annotations
@@ -39,6 +48,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -71,6 +81,27 @@ def _moves(job: tuple[str, list[Board], int]) -> list[Move]:
 
 def _exact(board: Board) -> float:
     return float(solve(board).score)
+
+
+def _own(job: tuple[Board, int]) -> float:
+    """gameopt's own judge: the shipped weights' depth-``d`` Multi-ProbCut search value."""
+    board, depth = job
+    params = replace(SearchParams(), tt_bits=20, mpc=True)
+    return float(search(board, Limit(depth=depth), params=params).score)
+
+
+def zebra_move(zdir: Path, seq: str, depth: int) -> Move | None:
+    """Zebra's depth-``depth`` move after ``seq`` (exact from the strength benchmark's
+    E = min(max(depth + 8, 14), 22) empties, as its adapter plays; book off)."""
+    d, e = str(depth), str(min(max(depth + 8, 14), 22))
+    r = subprocess.run(["./zebra", "-quiet", "-l", d, e, e, d, e, e, "-b", "0", "-r", "0",
+                        "-evalone", "-seq", seq], cwd=zdir, capture_output=True, text=True,
+                       timeout=600)
+    found = re.search(r"^BESTMOVE ([a-h][1-8])", r.stdout, re.M)
+    if r.returncode != 0 or not found:
+        return None
+    name = found.group(1)
+    return Move((int(name[1]) - 1) * 8 + "abcdefgh".index(name[0]))
 
 
 def zebra_value(zdir: Path, seq: str, depth: int) -> float | None:
@@ -115,6 +146,11 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--zebra-dir", type=Path,
                     default=Path.home() / ".cache" / "gameopt-peers" / "zebra")
+    ap.add_argument("--zebra-cand", action="store_true",
+                    help="also judge Zebra's own depth-D moves (the candidate 'zebra')")
+    ap.add_argument("--own-judge", type=int, default=0, metavar="D",
+                    help="judge above the exact range by gameopt's own depth-D Multi-ProbCut "
+                         "search (shipped weights) instead of Zebra's (0: Zebra)")
     args = ap.parse_args()
     cands = [("shipped", "")]
     for c in args.cand:
@@ -125,12 +161,18 @@ def main() -> int:
             ap.error(f"--cand {c!r}: the name {name!r} is taken (names must differ, and "
                      "'shipped' is the baseline)")
         cands.append((name, path))
-    if not (1 <= args.count <= 100_000 and 1 <= args.depth <= 20
+    if args.zebra_cand:
+        if "zebra" in (n for n, _ in cands):
+            ap.error("--zebra-cand: the name 'zebra' is taken by a --cand")
+        cands.append(("zebra", ""))
+    if not (0 <= args.own_judge <= 30 and 1 <= args.count <= 100_000 and 1 <= args.depth <= 20
             and 1 <= args.zebra_depth <= 30 and 0 <= args.exact_child <= 24
             and 17 <= args.min_empties <= args.max_empties <= 52):
-        ap.error("-n 1..100000, --depth 1..20, --zebra-depth 1..30, --exact-child 0..24, "
-                 "17 <= --min-empties <= --max-empties <= 52")
+        ap.error("-n 1..100000, --depth 1..20, --own-judge 0..30, --zebra-depth 1..30, "
+                 "--exact-child 0..24, 17 <= --min-empties <= --max-empties <= 52")
     for name, path in cands[1:]:
+        if name == "zebra" and args.zebra_cand:
+            continue
         try:
             pattern_params(path)
         except ValueError as e:  # InvalidInputError: a bad weights file
@@ -166,35 +208,49 @@ def main() -> int:
           file=sys.stderr)
 
     t = time.perf_counter()
-    jobs = [(path, boards, args.depth) for _, path in cands]
-    chosen = dict(zip((n for n, _ in cands),
-                      parallel_map(_moves, jobs, workers=args.workers), strict=True))
+    ours = [(n, path) for n, path in cands if not (n == "zebra" and args.zebra_cand)]
+    jobs = [(path, boards, args.depth) for _, path in ours]
+    chosen: dict[str, Sequence[Move | None]] = dict(zip(
+        (n for n, _ in ours), parallel_map(_moves, jobs, workers=args.workers), strict=True))
+    if args.zebra_cand:
+        with ThreadPoolExecutor(args.workers) as ex:
+            chosen["zebra"] = list(ex.map(lambda p: zebra_move(zdir, p[1], args.depth), pos))
     search_wall = time.perf_counter() - t
-    need = sorted({(i, m.square) for ms in chosen.values() for i, m in enumerate(ms)})
+    need = sorted({(i, m.square) for ms in chosen.values() for i, m in enumerate(ms)
+                   if m is not None})
     children = {(i, s): boards[i].play(Move(s)) for i, s in need}
     judged = {k: c for k, c in children.items() if c.legal_moves() not in ([], [PASS])}
     exact_keys = [k for k, c in judged.items() if c.empties <= args.exact_child]
-    zebra_keys = [k for k, c in judged.items() if c.empties > args.exact_child]
+    deep_keys = [k for k, c in judged.items() if c.empties > args.exact_child]
     t = time.perf_counter()
     values: dict[tuple[int, int], float | None] = dict.fromkeys(children)
     for k, v in zip(exact_keys, parallel_map(_exact, [judged[k] for k in exact_keys],
                                              workers=args.workers), strict=True):
         values[k] = -float(v)
-    with ThreadPoolExecutor(args.workers) as ex:
-        zv = ex.map(lambda k: zebra_value(zdir, pos[k[0]][1] + str(Move(k[1])).lower(),
-                                          args.zebra_depth), zebra_keys)
-        for k, z in zip(zebra_keys, zv, strict=True):
-            values[k] = None if z is None else -z
+    if args.own_judge:
+        ov = parallel_map(_own, [(judged[k], args.own_judge) for k in deep_keys],
+                          workers=args.workers)
+        for k, o in zip(deep_keys, ov, strict=True):
+            values[k] = -o
+    else:
+        with ThreadPoolExecutor(args.workers) as ex:
+            zv = ex.map(lambda k: zebra_value(zdir, pos[k[0]][1] + str(Move(k[1])).lower(),
+                                              args.zebra_depth), deep_keys)
+            for k, z in zip(deep_keys, zv, strict=True):
+                values[k] = None if z is None else -z
     judge_wall = time.perf_counter() - t
-    ok = [i for i in range(len(pos))
-          if all(values[(i, chosen[n][i].square)] is not None for n, _ in cands)]
-    val = {n: np.array([values[(i, chosen[n][i].square)] for i in ok], dtype=float)
-           for n, _ in cands}
+    def value(n: str, i: int) -> float | None:
+        m = chosen[n][i]
+        return None if m is None else values[(i, m.square)]
+
+    ok = [i for i in range(len(pos)) if all(value(n, i) is not None for n, _ in cands)]
+    val = {n: np.array([value(n, i) for i in ok], dtype=float) for n, _ in cands}
     best = np.max(np.stack([val[n] for n, _ in cands]), axis=0)
     by_solver = np.array([boards[i].empties - 1 <= args.exact_child for i in ok])
+    deep = f"own d{args.own_judge}" if args.own_judge else "Zebra"
     zones = [("all", np.ones(len(ok), bool))]
     if by_solver.any() and not by_solver.all():  # both judges: a row set for each
-        zones += [("exact judge", by_solver), ("Zebra judge", ~by_solver)]
+        zones += [("exact judge", by_solver), (f"{deep} judge", ~by_solver)]
     rows: list[list[object]] = []
     for zone, sel in zones:
         for n, _ in cands:
@@ -209,9 +265,11 @@ def main() -> int:
                         "discs vs shipped (95 %)"], rows))
     print(f"depth-{args.depth} searches: {len(cands)} x {len(pos)} positions in "
           f"{search_wall:.0f} s wall ({args.workers} workers, kernel loading included); "
-          f"{len(exact_keys)} moves judged exactly, {len(zebra_keys)} by Zebra depth "
-          f"{args.zebra_depth}: {judge_wall:.0f} s wall; {len(pos) - len(ok)} positions "
-          "left out (a judged child passes, or Zebra gave no value)")
+          f"{len(exact_keys)} moves judged exactly, {len(deep_keys)} by "
+          + (f"gameopt's own depth-{args.own_judge} MPC search" if args.own_judge
+             else f"Zebra depth {args.zebra_depth}")
+          + f": {judge_wall:.0f} s wall; {len(pos) - len(ok)} positions left out (a judged "
+          "child passes, or Zebra gave no move or value)")
     return 0
 
 

@@ -35,3 +35,28 @@ def test_positions_replay_from_their_sequences_within_the_empties_range(
     assert len(bench.positions(games, 17, 52)) > len(pos)
     sys.modules.pop("bench_reversi_judge", None)
     sys.modules.pop("bench_reversi_strength", None)
+
+
+def test_zebra_move_reads_the_bestmove_line_and_gives_none_without_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.syspath_prepend(str(BENCH))
+    import subprocess
+
+    import bench_reversi_judge as bench
+
+    calls: list[list[str]] = []
+
+    def fake(argv: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+        calls.append(argv)
+        out = "" if argv[-1] == "f5d6" else "-->  12  c3  -1.20\nBESTMOVE c3\n"
+        return subprocess.CompletedProcess(argv, 0, out, "")
+
+    monkeypatch.setattr(bench.subprocess, "run", fake)
+    move = bench.zebra_move(tmp_path, "f5", 8)
+    assert move is not None and str(move).lower() == "c3"
+    assert bench.zebra_move(tmp_path, "f5d6", 8) is None
+    # depth 8 plays exact from 16 empties, as the strength benchmark's adapter does
+    assert calls[0][calls[0].index("-l") + 1:calls[0].index("-l") + 7] == \
+        ["8", "16", "16", "8", "16", "16"]
+    sys.modules.pop("bench_reversi_judge", None)
+    sys.modules.pop("bench_reversi_strength", None)
