@@ -161,18 +161,15 @@ def main() -> int:
             ap.error(f"--cand {c!r}: the name {name!r} is taken (names must differ, and "
                      "'shipped' is the baseline)")
         cands.append((name, path))
-    if args.zebra_cand:
-        if "zebra" in (n for n, _ in cands):
-            ap.error("--zebra-cand: the name 'zebra' is taken by a --cand")
-        cands.append(("zebra", ""))
+    names = [n for n, _ in cands] + (["zebra"] if args.zebra_cand else [])
+    if args.zebra_cand and "zebra" in (n for n, _ in cands):
+        ap.error("--zebra-cand: the name 'zebra' is taken by a --cand")
     if not (0 <= args.own_judge <= 30 and 1 <= args.count <= 100_000 and 1 <= args.depth <= 20
             and 1 <= args.zebra_depth <= 30 and 0 <= args.exact_child <= 24
             and 17 <= args.min_empties <= args.max_empties <= 52):
         ap.error("-n 1..100000, --depth 1..20, --own-judge 0..30, --zebra-depth 1..30, "
                  "--exact-child 0..24, 17 <= --min-empties <= --max-empties <= 52")
     for name, path in cands[1:]:
-        if name == "zebra" and args.zebra_cand:
-            continue
         try:
             pattern_params(path)
         except ValueError as e:  # InvalidInputError: a bad weights file
@@ -208,10 +205,9 @@ def main() -> int:
           file=sys.stderr)
 
     t = time.perf_counter()
-    ours = [(n, path) for n, path in cands if not (n == "zebra" and args.zebra_cand)]
-    jobs = [(path, boards, args.depth) for _, path in ours]
+    jobs = [(path, boards, args.depth) for _, path in cands]
     chosen: dict[str, Sequence[Move | None]] = dict(zip(
-        (n for n, _ in ours), parallel_map(_moves, jobs, workers=args.workers), strict=True))
+        (n for n, _ in cands), parallel_map(_moves, jobs, workers=args.workers), strict=True))
     if args.zebra_cand:
         with ThreadPoolExecutor(args.workers) as ex:
             chosen["zebra"] = list(ex.map(lambda p: zebra_move(zdir, p[1], args.depth), pos))
@@ -243,9 +239,9 @@ def main() -> int:
         m = chosen[n][i]
         return None if m is None else values[(i, m.square)]
 
-    ok = [i for i in range(len(pos)) if all(value(n, i) is not None for n, _ in cands)]
-    val = {n: np.array([value(n, i) for i in ok], dtype=float) for n, _ in cands}
-    best = np.max(np.stack([val[n] for n, _ in cands]), axis=0)
+    ok = [i for i in range(len(pos)) if all(value(n, i) is not None for n in names)]
+    val = {n: np.array([value(n, i) for i in ok], dtype=float) for n in names}
+    best = np.max(np.stack([val[n] for n in names]), axis=0)
     by_solver = np.array([boards[i].empties - 1 <= args.exact_child for i in ok])
     deep = f"own d{args.own_judge}" if args.own_judge else "Zebra"
     zones = [("all", np.ones(len(ok), bool))]
@@ -253,7 +249,7 @@ def main() -> int:
         zones += [("exact judge", by_solver), (f"{deep} judge", ~by_solver)]
     rows: list[list[object]] = []
     for zone, sel in zones:
-        for n, _ in cands:
+        for n in names:
             d = (val[n] - val["shipped"])[sel]
             differ = sum(chosen[n][i] != chosen["shipped"][i]
                          for k, i in enumerate(ok) if sel[k])
@@ -263,7 +259,7 @@ def main() -> int:
                          f"{d.mean():+.3f} ({d.mean() - half:+.3f}..{d.mean() + half:+.3f})"])
     print(format_table(["zone", "weights", "positions", "moves differing", "loss vs best",
                         "discs vs shipped (95 %)"], rows))
-    print(f"depth-{args.depth} searches: {len(cands)} x {len(pos)} positions in "
+    print(f"depth-{args.depth} searches: {len(names)} x {len(pos)} positions in "
           f"{search_wall:.0f} s wall ({args.workers} workers, kernel loading included); "
           f"{len(exact_keys)} moves judged exactly, {len(deep_keys)} by "
           + (f"gameopt's own depth-{args.own_judge} MPC search" if args.own_judge

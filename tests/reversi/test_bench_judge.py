@@ -60,3 +60,14 @@ def test_zebra_move_reads_the_bestmove_line_and_gives_none_without_it(
         ["8", "16", "16", "8", "16", "16"]
     sys.modules.pop("bench_reversi_judge", None)
     sys.modules.pop("bench_reversi_strength", None)
+
+
+def test_zebra_cand_refuses_a_weights_candidate_of_the_same_name() -> None:
+    import subprocess
+
+    weights = Path(__file__).resolve().parents[2] / "src/gameopt/reversi/data/weights.npz"
+    r = subprocess.run([sys.executable, str(BENCH / "bench_reversi_judge.py"), "-n", "4",
+                        "--cand", f"zebra={weights}", "--zebra-cand"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert "--zebra-cand: the name 'zebra' is taken by a --cand" in r.stderr
