@@ -64,7 +64,12 @@ from gameopt.reversi.files import read_ggf
 from gameopt.reversi.match import parse_player, pattern_params, read_openings, run_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_reversi_strength import DEFAULT_OPENINGS, PEERS, build_zebra  # noqa: E402
+from bench_reversi_strength import (  # noqa: E402
+    DEFAULT_OPENINGS,
+    PEERS,
+    build_zebra,
+    equal_depth_exact,
+)
 
 
 def _moves(job: tuple[str, list[Board], int]) -> list[Move]:
@@ -90,28 +95,29 @@ def _own(job: tuple[Board, int]) -> float:
     return float(search(board, Limit(depth=depth), params=params).score)
 
 
-def zebra_move(zdir: Path, seq: str, depth: int) -> Move | None:
-    """Zebra's depth-``depth`` move after ``seq`` (exact from the strength benchmark's
-    E = min(max(depth + 8, 14), 22) empties, as its adapter plays; book off)."""
-    d, e = str(depth), str(min(max(depth + 8, 14), 22))
+def _zebra_stdout(zdir: Path, seq: str, depth: int, exact: int) -> str | None:
+    """What Zebra prints for the position after ``seq`` searched to ``depth`` (exact from
+    ``exact`` empties, book off), or None when it fails."""
+    d, e = str(depth), str(exact)
     r = subprocess.run(["./zebra", "-quiet", "-l", d, e, e, d, e, e, "-b", "0", "-r", "0",
                         "-evalone", "-seq", seq], cwd=zdir, capture_output=True, text=True,
                        timeout=600)
-    found = re.search(r"^BESTMOVE ([a-h][1-8])", r.stdout, re.M)
-    if r.returncode != 0 or not found:
-        return None
-    name = found.group(1)
-    return Move((int(name[1]) - 1) * 8 + "abcdefgh".index(name[0]))
+    return r.stdout if r.returncode == 0 else None
+
+
+def zebra_move(zdir: Path, seq: str, depth: int) -> Move | None:
+    """Zebra's depth-``depth`` move after ``seq``, exact from the strength benchmark's
+    empties (:func:`equal_depth_exact`), as its adapter plays."""
+    out = _zebra_stdout(zdir, seq, depth, equal_depth_exact(depth))
+    found = re.search(r"^BESTMOVE ([a-h][1-8])", out or "", re.M)
+    return Move.from_str(found.group(1)) if found else None
 
 
 def zebra_value(zdir: Path, seq: str, depth: int) -> float | None:
     """Zebra's search value (discs, side to move) of the position after ``seq``."""
-    d = str(depth)
-    r = subprocess.run(["./zebra", "-quiet", "-l", d, "16", "16", d, "16", "16", "-b", "0",
-                        "-r", "0", "-evalone", "-seq", seq], cwd=zdir, capture_output=True,
-                       text=True, timeout=600)
-    found = re.findall(r"^-->\s+\S+\s+([+-]?[\d.]+)", r.stdout, re.M)
-    return float(found[-1]) if r.returncode == 0 and found else None
+    out = _zebra_stdout(zdir, seq, depth, 16)
+    found = re.findall(r"^-->\s+\S+\s+([+-]?[\d.]+)", out or "", re.M)
+    return float(found[-1]) if found else None
 
 
 def positions(games: list[tuple[Board, tuple[Move, ...]]], lo: int, hi: int = 52

@@ -57,6 +57,12 @@ PEERS = ROOT / ".." / "shared" / "peers"
 DEFAULT_OPENINGS = ROOT / "benchmarks" / "data" / "reversi-openings-8ply.txt"
 
 
+def equal_depth_exact(depth: int) -> int:
+    """Empties from which both sides solve exactly at ``depth``: min(max(D + 8, 14), 22),
+    the adapter's default and ``gameopt reversi nboard``'s rule."""
+    return min(max(depth + 8, 14), 22)
+
+
 def build_zebra(peers: Path, dest: Path) -> tuple[Path | None, str]:
     """The Zebra directory (built now unless already there), or None and why not."""
     exe = dest / "zebra"
@@ -195,7 +201,7 @@ def main() -> int:
             return res, wall, zebra_times(log, exact)
 
         for depth in (int(d) for d in args.depths.split(",") if d.strip()):
-            exact = min(max(depth + 8, 14), 22)
+            exact = equal_depth_exact(depth)
             res, wall, zt = play(f"depth={depth},end={exact}{extra}", depth, exact,
                                  f"d{depth}", openings)
             zmean = statistics.fmean(zt) if zt else float("nan")
