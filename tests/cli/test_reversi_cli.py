@@ -138,6 +138,14 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert read_weights(smooth)[1]["smooth"] is True
     assert read_weights(weights)[1]["smooth"] is False
     assert main(["reversi", "train", "label", str(weights), "-o", str(labelled)]) == 2
+    capsys.readouterr()
+    assert main(["reversi", "train", "label", str(data), "--depth", "2", "--mix", "0.5",
+                 "--workers", "1", "-q", "-o", str(tmp_path / "m.npz")]) == 0
+    assert "mixed with 0.5 of the game result" in capsys.readouterr().out
+    assert main(["reversi", "train", "label", str(data), "--mix", "2", "-o",
+                 str(tmp_path / "m2.npz")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "mix=2" in err and len(err.splitlines()) == 1 and not (tmp_path / "m2.npz").exists()
     data2, lined = tmp_path / "d2.npz", tmp_path / "line.npz"
     assert main(["reversi", "train", "generate", "--games", "3", "--exact", "10",
                  "--random-plies", "9-12", "--seed", "4", "--workers", "1", "-q", "-o",

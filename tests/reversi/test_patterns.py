@@ -210,6 +210,25 @@ def test_backup_labels_keep_exact_endings_and_back_up_searches() -> None:
         backup_labels(TrainData(data.player, data.opponent, data.target, data.game, {}))
 
 
+def test_backup_labels_mix_game_results_after_the_backup() -> None:
+    """With mix m every label above the exact endings is m * game result + (1 - m) *
+    the label without mixing (the reference: the two combined by hand); exact endings
+    and the backed-up part are untouched, and mix=1 gives the game results back."""
+    data = generate(6, seed=8, workers=1, exact_empties=10)
+    plain = backup_labels(data, depth=2, iters=20, workers=1)
+    mixed = backup_labels(data, depth=2, mix=0.25, iters=20, workers=1)
+    above = data.empties > 10
+    want = plain.target.astype(np.float64)
+    want[above] = 0.25 * data.target[above] + 0.75 * want[above]
+    assert np.array_equal(mixed.target, want.astype(np.float32))
+    assert not np.array_equal(mixed.target, plain.target)
+    assert mixed.meta["backup_mix"] == 0.25 and "backup_mix" not in plain.meta
+    whole = backup_labels(data, depth=2, mix=1.0, iters=20, workers=1)
+    assert np.array_equal(whole.target, data.target)
+    with pytest.raises(InvalidInputError, match="mix=-0.1"):
+        backup_labels(data, depth=2, mix=-0.1)
+
+
 def test_line_labels_bootstrap_from_later_positions_of_the_same_game() -> None:
     """Exact endings keep their label; with mix=1 every label is the game result again;
     with mix=0 a position whose later positions (4..7 plies on) are all exact gets the

@@ -154,7 +154,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="bootstrap along each game's own line (static evaluations of the "
                    "positions 4-7 plies later; no search: minutes for millions)")
     f.add_argument("--mix", type=float, default=0.0,
-                   help="with --line: share of the game result in each label")
+                   help="share of the game result in each label above the exact "
+                   "endings (backed-up labels: mixed in after the backup)")
     f.add_argument("--damp", type=float, default=1.0, help="least-squares damping")
     f.add_argument("--iters", type=int, default=300, help="LSQR iterations per stage")
     f.add_argument("--workers", type=int, default=None)
@@ -542,10 +543,12 @@ def cmd_train_label(args: argparse.Namespace) -> int:
                           progress=progress_for(args.quiet))
         how = "bootstrapping along the game lines"
     else:
-        out = backup_labels(data, depth=args.depth, damp=args.damp, iters=args.iters,
+        out = backup_labels(data, depth=args.depth, mix=args.mix, damp=args.damp,
+                            iters=args.iters,
                             scheduler=args.scheduler, workers=args.workers,
                             progress=progress_for(args.quiet))
-        how = f"{args.depth}-ply backed-up searches"
+        how = f"{args.depth}-ply backed-up searches" + (
+            f" mixed with {args.mix:g} of the game result" if args.mix else "")
     write_data(args.output, out)
     wall = time.perf_counter() - t
     n = int((out.empties > out.meta["exact_empties"]).sum())

@@ -20,7 +20,9 @@ for the early positions (a 20-disc error is common). So, as the issue asks, posi
 labelled exactly where the solver can (the perfect endings) and by backed-up values
 earlier: from the last stage back to the first, each stage's positions get the value of
 a 4-ply search whose leaves lie in the next stage, evaluated by the weights already
-fitted there; then that stage is fitted. Values stay in discs all the way back.
+fitted there; then that stage is fitted. Values stay in discs all the way back. With
+``mix``, each label above the exact endings ends as that share of its game result plus the
+rest of its backed-up value.
 
 Line labels (:func:`line_labels`): the same stage-by-stage scheme without search, each
 position labelled by the fitted values of the positions 4..7 plies later in its own game
@@ -493,8 +495,9 @@ def _label_chunk(job: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> list[in
     return out
 
 
-def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: int = 300,
-                  chunk: int = 2000, scheduler: str | None = None, workers: int | None = None,
+def backup_labels(data: TrainData, *, depth: int = 4, mix: float = 0.0, damp: float = 1.0,
+                  iters: int = 300, chunk: int = 2000, scheduler: str | None = None,
+                  workers: int | None = None,
                   progress: ProgressCallback | None = None) -> TrainData:
     """Backed-up labels, stage by stage from the end of the game (see the module notes).
 
@@ -505,15 +508,22 @@ def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: 
     exact); then stage s is fitted on its plies (and the first ply of s + 1) before going
     on. The searches of a stage run as jobs of :func:`gameopt.core.parallel.parallel_map`.
 
+    With ``mix`` > 0 each label above the exact endings is, at the end, ``mix`` times the
+    position's game result (its target in ``data``: the exact value of the game's perfect
+    ending, for its side to move) plus ``1 - mix`` times its backed-up value, as
+    :func:`line_labels` mixes results into its labels. The searches and the stage fits
+    while labelling use the backed-up values alone, so the backed-up part is the same for
+    every ``mix``.
+
     Raises
     ------
     InvalidInputError
-        Data without its exact-ending depth, or a bad depth.
+        Data without its exact-ending depth, a bad depth, or ``mix`` outside [0, 1].
     """
     exact = data.meta.get("exact_empties")
-    if not isinstance(exact, int) or not 1 <= depth <= 12:
-        raise InvalidInputError(f"backup_labels: depth={depth}, exact_empties={exact!r} "
-                                "(data from generate() records it)")
+    if not isinstance(exact, int) or not 1 <= depth <= 12 or not 0 <= mix <= 1:
+        raise InvalidInputError(f"backup_labels: depth={depth}, mix={mix}, exact_empties="
+                                f"{exact!r} (data from generate() records it; mix in [0, 1])")
     ps = DEFAULT_SET
     F, T, ply = features(data, ps)
     empties = 60 - ply
@@ -533,7 +543,11 @@ def backup_labels(data: TrainData, *, depth: int = 4, damp: float = 1.0, iters: 
         if s == N_STAGES - 1:
             fit_rows = rows
         w[s] = _fit_stage(F, T, y, fit_rows, ps.stage_size, damp, iters)
-    meta = {**data.meta, "format": DATA_FORMAT, "labels": "backed-up", "backup_depth": depth}
+    if mix > 0:
+        above = empties > exact
+        y[above] = mix * data.target[above].astype(np.float64) + (1 - mix) * y[above]
+    meta = {**data.meta, "format": DATA_FORMAT, "labels": "backed-up", "backup_depth": depth,
+            **({"backup_mix": mix} if mix > 0 else {})}
     return TrainData(data.player, data.opponent, y.astype(np.float32), data.game, meta)
 
 
