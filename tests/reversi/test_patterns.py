@@ -227,6 +227,15 @@ def test_backup_labels_mix_game_results_after_the_backup() -> None:
     assert np.array_equal(whole.target, data.target)
     with pytest.raises(InvalidInputError, match="mix=-0.1"):
         backup_labels(data, depth=2, mix=-0.1)
+    # targets that are not game results cannot be mixed in: relabelled or branch data
+    both = TrainData.concat([data, branch(data, seed=1)])
+    both = TrainData(both.player, both.opponent, both.target, both.game,
+                     {**both.meta, "exact_empties": 10})
+    for bad in (plain, both):
+        with pytest.raises(InvalidInputError, match="not game results"):
+            backup_labels(bad, depth=2, mix=0.5)
+        with pytest.raises(InvalidInputError, match="not game results"):
+            line_labels(bad, mix=0.5)
 
 
 def test_line_labels_bootstrap_from_later_positions_of_the_same_game() -> None:

@@ -427,6 +427,20 @@ def _unlabelled(meta: dict[str, Any]) -> bool:
     return any(_unlabelled(m) for m in meta.get("sources", []))
 
 
+def _game_results(meta: dict[str, Any]) -> bool:
+    """Whether every target of data of this meta is its game result, as :func:`generate`
+    wrote it (no part relabelled or branched since)."""
+    return "labels" not in meta and all(_game_results(m) for m in meta.get("sources", []))
+
+
+def _check_mix(what: str, data: TrainData, mix: float) -> None:
+    """A ``mix`` of game results needs them: refuse relabelled or branch positions."""
+    if mix > 0 and not _game_results(data.meta):
+        raise InvalidInputError(f"{what}: mix={mix} mixes in game results, but the data "
+                                "holds relabelled or branch positions (their targets are "
+                                "not game results): label data from generate() only")
+
+
 def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
         seed: int = 0, smooth: bool = False, ps: PatternSet = DEFAULT_SET,
         progress: ProgressCallback | None = None
@@ -518,12 +532,15 @@ def backup_labels(data: TrainData, *, depth: int = 4, mix: float = 0.0, damp: fl
     Raises
     ------
     InvalidInputError
-        Data without its exact-ending depth, a bad depth, or ``mix`` outside [0, 1].
+        Data without its exact-ending depth, a bad depth, ``mix`` outside [0, 1], or
+        ``mix`` > 0 on data whose targets are not all game results (relabelled or branch
+        positions).
     """
     exact = data.meta.get("exact_empties")
     if not isinstance(exact, int) or not 1 <= depth <= 12 or not 0 <= mix <= 1:
         raise InvalidInputError(f"backup_labels: depth={depth}, mix={mix}, exact_empties="
                                 f"{exact!r} (data from generate() records it; mix in [0, 1])")
+    _check_mix("backup_labels", data, mix)
     ps = DEFAULT_SET
     F, T, ply = features(data, ps)
     empties = 60 - ply
@@ -585,6 +602,7 @@ def line_labels(data: TrainData, *, ahead: int = 4, span: int = 4, mix: float = 
             or iters < 1 or damp < 0):
         raise InvalidInputError(f"line_labels: ahead={ahead}, span={span}, mix={mix}, "
                                 f"exact_empties={exact!r} (data from generate() records it)")
+    _check_mix("line_labels", data, mix)
     ps = DEFAULT_SET
     F, T, ply = features(data, ps)
     n = len(data)
