@@ -419,23 +419,19 @@ def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bo
     return np.isin(data.game, val)
 
 
-def _unlabelled(meta: dict[str, Any]) -> bool:
-    """Whether data of this meta holds :func:`branch` positions not labelled since (a
-    relabelling's own ``labels`` covers the sources it relabelled)."""
+def _label_kinds(meta: dict[str, Any]) -> set[str]:
+    """What the targets of data of this meta are, over its parts: ``"results"`` (game
+    results, as :func:`generate` wrote them), ``"none"`` (:func:`branch` positions not
+    labelled since) or a relabelling's ``labels`` (which covers the sources it relabelled)."""
     if "labels" in meta:
-        return bool(meta["labels"] == "none")
-    return any(_unlabelled(m) for m in meta.get("sources", []))
-
-
-def _game_results(meta: dict[str, Any]) -> bool:
-    """Whether every target of data of this meta is its game result, as :func:`generate`
-    wrote it (no part relabelled or branched since)."""
-    return "labels" not in meta and all(_game_results(m) for m in meta.get("sources", []))
+        return {str(meta["labels"])}
+    sources = meta.get("sources", [])
+    return set().union(*map(_label_kinds, sources)) if sources else {"results"}
 
 
 def _check_mix(what: str, data: TrainData, mix: float) -> None:
     """A ``mix`` of game results needs them: refuse relabelled or branch positions."""
-    if mix > 0 and not _game_results(data.meta):
+    if mix > 0 and _label_kinds(data.meta) != {"results"}:
         raise InvalidInputError(f"{what}: mix={mix} mixes in game results, but the data "
                                 "holds relabelled or branch positions (their targets are "
                                 "not game results): label data from generate() only")
@@ -468,7 +464,7 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     if len(data) == 0 or damp < 0 or iters < 1 or not 0 <= val_fraction < 1:
         raise InvalidInputError(f"fit: {len(data)} positions, damp={damp}, iters={iters}, "
                                 f"val_fraction={val_fraction}")
-    if _unlabelled(data.meta):
+    if "none" in _label_kinds(data.meta):
         raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
                                 "(train label)")
     F, T, ply = features(data, ps)
