@@ -236,6 +236,9 @@ def test_backup_labels_mix_game_results_after_the_backup() -> None:
             backup_labels(bad, depth=2, mix=0.5)
         with pytest.raises(InvalidInputError, match="not game results"):
             line_labels(bad, mix=0.5)
+    # branch positions are off the game lines (targets 0 at the exact endings too)
+    with pytest.raises(InvalidInputError, match="branch positions"):
+        line_labels(both, mix=0.0)
 
 
 def test_line_labels_bootstrap_from_later_positions_of_the_same_game() -> None:

@@ -585,7 +585,8 @@ def line_labels(data: TrainData, *, ahead: int = 4, span: int = 4, mix: float = 
     Raises
     ------
     InvalidInputError
-        Data without its exact-ending depth, or arguments out of range.
+        Data without its exact-ending depth, branch positions (any ``mix``), relabelled
+        data with ``mix > 0``, or arguments out of range.
 
     References
     ----------
@@ -599,6 +600,10 @@ def line_labels(data: TrainData, *, ahead: int = 4, span: int = 4, mix: float = 
         raise InvalidInputError(f"line_labels: ahead={ahead}, span={span}, mix={mix}, "
                                 f"exact_empties={exact!r} (data from generate() records it)")
     _check_mix("line_labels", data, mix)
+    if "none" in _label_kinds(data.meta):
+        raise InvalidInputError("line_labels: the data holds branch positions (off the game "
+                                "lines, targets 0 even at the exact endings): label data "
+                                "from generate() only")
     ps = DEFAULT_SET
     F, T, ply = features(data, ps)
     n = len(data)
