@@ -14,7 +14,8 @@ leads to, for the side that moved:
   empties (default 21);
 * otherwise by Zebra's search (``--zebra-depth``, default 14, exact from 16 empties; book
   off), an independent judge much deeper than the searches it judges (Zebra is built as the
-  strength benchmark builds it, and the benchmark skips, saying why, without it).
+  strength benchmark builds it, and the benchmark skips, saying why, without it; with
+  ``--own-judge`` and no ``--zebra-cand`` it does not need Zebra).
 
 ``--zebra-cand`` adds Zebra's own depth-``--depth`` moves as the candidate ``zebra`` (exact
 from the strength benchmark's E empties, book off): where in the game the opponent chooses
@@ -180,10 +181,13 @@ def main() -> int:
             pattern_params(path)
         except ValueError as e:  # InvalidInputError: a bad weights file
             ap.error(f"--cand {name}: {e}")
-    zdir, how = build_zebra(PEERS, args.zebra_dir)
-    if zdir is None:
-        print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
-        return 0
+    zdir = Path()  # Zebra is needed only to judge (no --own-judge) or as a candidate
+    if args.zebra_cand or not args.own_judge:
+        found, how = build_zebra(PEERS, args.zebra_dir)
+        if found is None:
+            print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
+            return 0
+        zdir = found
     if args.ggf:
         games = []
         for f in args.ggf:

@@ -71,3 +71,28 @@ def test_zebra_cand_refuses_a_weights_candidate_of_the_same_name() -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "--zebra-cand: the name 'zebra' is taken by a --cand" in r.stderr
+
+
+def test_own_judge_does_not_need_zebra_but_the_zebra_judge_does(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    """Without Zebra the benchmark skips (exit 0, saying why) when Zebra would judge or
+    play; with ``--own-judge`` alone it goes on (here to the missing --ggf file: exit 2)."""
+    monkeypatch.syspath_prepend(str(BENCH))
+    import bench_reversi_judge as bench
+
+    monkeypatch.setattr(bench, "build_zebra", lambda peers, dest: (None, "not built here"))
+    missing = tmp_path / "none.ggf"
+    monkeypatch.setattr(sys, "argv", ["judge", "--ggf", str(missing)])
+    assert bench.main() == 0
+    assert "skipped: Zebra is not available (not built here)" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["judge", "--ggf", str(missing), "--own-judge", "6",
+                                      "--zebra-cand"])
+    assert bench.main() == 0
+    assert "skipped" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["judge", "--ggf", str(missing), "--own-judge", "6"])
+    with pytest.raises(SystemExit) as e:
+        bench.main()
+    assert e.value.code == 2 and f"--ggf {missing}" in capsys.readouterr().err
+    sys.modules.pop("bench_reversi_judge", None)
+    sys.modules.pop("bench_reversi_strength", None)
