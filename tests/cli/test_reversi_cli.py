@@ -137,6 +137,17 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
                  "-o", str(smooth)]) == 0
     assert read_weights(smooth)[1]["smooth"] is True
     assert read_weights(weights)[1]["smooth"] is False
+    held = tmp_path / "wh.npz"  # go on from weights; damped hard, they stay as they were
+    assert main(["reversi", "train", "fit", str(labelled), "--iters", "5", "--damp", "1e6",
+                 "--start", str(weights), "-q", "-o", str(held)]) == 0
+    assert read_weights(held)[1]["start"] == str(weights)
+    assert np.allclose(read_weights(held)[0], read_weights(weights)[0], atol=1e-3)
+    capsys.readouterr()
+    assert main(["reversi", "train", "fit", str(labelled), "--start", str(data), "-o",
+                 str(tmp_path / "bad.npz")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert str(data) in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "bad.npz").exists()
     assert main(["reversi", "train", "label", str(weights), "-o", str(labelled)]) == 2
     capsys.readouterr()
     assert main(["reversi", "train", "label", str(data), "--depth", "2", "--mix", "0.5",

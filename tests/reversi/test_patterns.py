@@ -381,6 +381,36 @@ def test_train_data_concat_keeps_games_apart() -> None:
     assert joined.meta == {"sources": [{"t": "a"}, {"t": "b"}, {"t": "c"}]}
 
 
+def test_fit_goes_on_from_start_weights() -> None:
+    """With ``start`` the damping pulls toward those weights, not toward 0: heavily damped,
+    the fit returns them (stages without positions included); lightly damped from the
+    planted weights themselves, it stays near them (the error is the noise's); a start of
+    the wrong shape, or with ``smooth``, is refused."""
+    rng = np.random.default_rng(12)
+    planted = np.zeros((N_STAGES, DEFAULT_SET.stage_size))
+    planted[:, N_SCALARS:] = rng.normal(0, 0.5, DEFAULT_SET.n_features)
+    planted[:, 1] = 0.8
+    ref_w = np.rint(planted * 100).astype(np.int32).ravel()
+    boards = _random_positions(1500, 13)
+    y = np.array([reference_evaluate(b, ref_w) / 100 for b in boards], np.float32)
+    y += rng.normal(0, 1.0, len(y)).astype(np.float32)
+    data = TrainData(np.array([b.player for b in boards], np.uint64),
+                     np.array([b.opponent for b in boards], np.uint64), y,
+                     np.arange(len(boards), dtype=np.int32), {})
+    held, _ = fit(data, damp=1e6, iters=20, val_fraction=0.2, start=planted)
+    assert np.allclose(held, planted, atol=1e-3)
+    zero, _ = fit(data, damp=1e6, iters=20, val_fraction=0.2)
+    assert np.abs(zero).max() < 1e-3  # without start the same damping pulls to 0
+    _, from_planted = fit(data, damp=1.0, iters=30, val_fraction=0.2, start=planted)
+    _, from_zero = fit(data, damp=1.0, iters=30, val_fraction=0.2)
+    assert np.nanmean(from_planted.val_mae) < 1.0  # the noise's MAE is 0.8
+    assert np.nanmean(from_planted.val_mae) < 0.5 * np.nanmean(from_zero.val_mae)
+    with pytest.raises(InvalidInputError, match="start"):
+        fit(data, start=planted[:, :-1])
+    with pytest.raises(InvalidInputError, match="smooth"):
+        fit(data, start=planted, smooth=True)
+
+
 def test_smooth_fit_carries_weights_to_stages_without_data() -> None:
     """Positions only in the last stage (ply >= 52): a plain fit leaves the early stages
     at 0; the smoothed fit (stages from the last back, each damped toward the next) gives

@@ -179,6 +179,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--smooth", action="store_true",
                    help="fit stages from the last back, each damped toward the next "
                    "stage's weights instead of toward 0")
+    f.add_argument("--start", metavar="WEIGHTS",
+                   help="go on training from these weights (the damping pulls toward "
+                   "them; patterns they lack start at 0)")
     f.add_argument("--seed", type=int, default=0, help="seed of the validation split")
     f.add_argument("--holdout", type=float, default=0.1, metavar="FRACTION",
                    help="share of the games held out for validation (0: fit on all)")
@@ -559,19 +562,20 @@ def cmd_train_label(args: argparse.Namespace) -> int:
 
 def cmd_train_fit(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
-    from gameopt.reversi.train import TrainData, fit, read_data, write_weights
+    from gameopt.reversi.train import TrainData, fit, read_data, read_weights, write_weights
 
     data = TrainData.concat([read_data(f) for f in args.data])
+    start = None if args.start is None else read_weights(args.start)[0]
     t = time.perf_counter()
     w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed, smooth=args.smooth,
-                 val_fraction=args.holdout, progress=progress_for(args.quiet))
+                 val_fraction=args.holdout, start=start, progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
     print(format_table(["stage", "plies", "train MAE", "validation MAE"], rows))
     write_weights(args.output, w, {"positions": len(data), "damp": args.damp,
                                    "iters": args.iters, "smooth": args.smooth,
-                                   "sources": data.meta})
+                                   "start": args.start, "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
     return 0

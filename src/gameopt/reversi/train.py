@@ -439,7 +439,7 @@ def _check_mix(what: str, data: TrainData, mix: float) -> None:
 
 def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: float = 0.1,
         seed: int = 0, smooth: bool = False, ps: PatternSet = DEFAULT_SET,
-        progress: ProgressCallback | None = None
+        start: npt.ArrayLike | None = None, progress: ProgressCallback | None = None
         ) -> tuple[npt.NDArray[np.float32], FitReport]:
     """Least-squares weights (15 × stage_size, discs) and the per-stage errors.
 
@@ -464,6 +464,13 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     if len(data) == 0 or damp < 0 or iters < 1 or not 0 <= val_fraction < 1:
         raise InvalidInputError(f"fit: {len(data)} positions, damp={damp}, iters={iters}, "
                                 f"val_fraction={val_fraction}")
+    w0 = None
+    if start is not None:
+        w0 = np.asarray(start, dtype=np.float64)
+        if smooth or w0.shape != (N_STAGES, ps.stage_size):
+            raise InvalidInputError(f"fit: start weights of shape {w0.shape} (expected "
+                                    f"{(N_STAGES, ps.stage_size)}) and smooth={smooth} "
+                                    "(start and smooth exclude each other)")
     if "none" in _label_kinds(data.meta):
         raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
                                 "(train label)")
@@ -474,7 +481,8 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     order = range(N_STAGES - 1, -1, -1) if smooth else range(N_STAGES)
     for i, s in enumerate(order):
         rows = _stage_rows(ply, s, neighbours=True)
-        prior = w[s + 1] if smooth and s + 1 < N_STAGES else None
+        prior = (w0[s] if w0 is not None
+                 else w[s + 1] if smooth and s + 1 < N_STAGES else None)
         w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters, prior)
         if progress is not None:
             progress(Progress("fit", i + 1, N_STAGES))
