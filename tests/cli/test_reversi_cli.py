@@ -142,6 +142,9 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
                  "--start", str(weights), "-q", "-o", str(held)]) == 0
     assert read_weights(held)[1]["start"] == str(weights)
     assert np.allclose(read_weights(held)[0], read_weights(weights)[0], atol=1e-3)
+    assert main(["reversi", "train", "fit", str(labelled), "--iters", "5", "--start",
+                 str(weights), "-o", str(tmp_path / "wh2.npz")]) == 0
+    assert "start's validation MAE" in capsys.readouterr().out
     capsys.readouterr()
     assert main(["reversi", "train", "fit", str(labelled), "--start", str(data), "-o",
                  str(tmp_path / "bad.npz")]) == 2

@@ -405,6 +405,10 @@ def test_fit_goes_on_from_start_weights() -> None:
     _, from_zero = fit(data, damp=1.0, iters=30, val_fraction=0.2)
     assert np.nanmean(from_planted.val_mae) < 1.0  # the noise's MAE is 0.8
     assert np.nanmean(from_planted.val_mae) < 0.5 * np.nanmean(from_zero.val_mae)
+    # the start weights' own error on the same held-out games: the planted ones see only
+    # the noise; a report without start has none
+    assert from_planted.start_val_mae is not None and from_zero.start_val_mae is None
+    assert 0.6 < np.nanmean(from_planted.start_val_mae) < 1.0
     with pytest.raises(InvalidInputError, match="start"):
         fit(data, start=planted[:, :-1])
     with pytest.raises(InvalidInputError, match="smooth"):

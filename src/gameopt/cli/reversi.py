@@ -561,6 +561,8 @@ def cmd_train_label(args: argparse.Namespace) -> int:
 
 
 def cmd_train_fit(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from gameopt.cli.common import progress_for
     from gameopt.reversi.train import TrainData, fit, read_data, read_weights, write_weights
 
@@ -572,7 +574,16 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - t
     rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
             for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
-    print(format_table(["stage", "plies", "train MAE", "validation MAE"], rows))
+    head = ["stage", "plies", "train MAE", "validation MAE"]
+    if rep.start_val_mae is not None:  # the start weights on the same held-out games
+        head.append("start's validation MAE")
+        for r, v in zip(rows, rep.start_val_mae, strict=True):
+            r.append(f"{v:.2f}")
+    means = [f"{np.nanmean(m):.3f}" if not np.isnan(m).all() else "-"
+             for m in (rep.train_mae, rep.val_mae, *([rep.start_val_mae]
+                                                     if rep.start_val_mae else []))]
+    rows.append(["mean", "", *means])  # of the stages' MAEs
+    print(format_table(head, rows))
     write_weights(args.output, w, {"positions": len(data), "damp": args.damp,
                                    "iters": args.iters, "smooth": args.smooth,
                                    "start": args.start, "sources": data.meta})

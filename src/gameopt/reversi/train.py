@@ -402,13 +402,16 @@ def _stage_rows(ply: np.ndarray, s: int, neighbours: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FitReport:
-    """Per-stage mean absolute error (discs) on the training and validation positions."""
+    """Per-stage mean absolute error (discs) on the training and validation positions;
+    with start weights, theirs on the same validation positions (``start_val_mae``: did
+    the fit generalise better than where it started?)."""
 
     stages: tuple[int, ...]
     train_mae: tuple[float, ...]
     val_mae: tuple[float, ...]
     n_train: int
     n_val: int
+    start_val_mae: tuple[float, ...] | None = None
 
 
 def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bool_]:
@@ -486,17 +489,17 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
         w[s] = _fit_stage(F, T, y, rows[~is_val[rows]], ps.stage_size, damp, iters, prior)
         if progress is not None:
             progress(Progress("fit", i + 1, N_STAGES))
-    err = np.abs(_predict(F, T, ply, w) - y)
     st = np.minimum(ply // 4, N_STAGES - 1)
-    tr_mae, va_mae = [], []
-    for s in range(N_STAGES):
-        a = (st == s) & ~is_val
-        b = (st == s) & is_val
-        tr_mae.append(float(err[a].mean()) if a.any() else float("nan"))
-        va_mae.append(float(err[b].mean()) if b.any() else float("nan"))
+
+    def stage_mae(weights: np.ndarray, mask: np.ndarray) -> tuple[float, ...]:
+        err = np.abs(_predict(F, T, ply, weights) - y)
+        return tuple(float(err[(st == s) & mask].mean()) if ((st == s) & mask).any()
+                     else float("nan") for s in range(N_STAGES))
+
     return (w.astype(np.float32),
-            FitReport(tuple(range(N_STAGES)), tuple(tr_mae), tuple(va_mae),
-                      int((~is_val).sum()), int(is_val.sum())))
+            FitReport(tuple(range(N_STAGES)), stage_mae(w, ~is_val), stage_mae(w, is_val),
+                      int((~is_val).sum()), int(is_val.sum()),
+                      None if w0 is None else stage_mae(w0, is_val)))
 
 
 def _label_chunk(job: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> list[int]:
