@@ -470,10 +470,12 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
     w0 = None
     if start is not None:
         w0 = np.asarray(start, dtype=np.float64)
-        if smooth or w0.shape != (N_STAGES, ps.stage_size):
-            raise InvalidInputError(f"fit: start weights of shape {w0.shape} (expected "
-                                    f"{(N_STAGES, ps.stage_size)}) and smooth={smooth} "
-                                    "(start and smooth exclude each other)")
+        if w0.shape != (N_STAGES, ps.stage_size):
+            raise InvalidInputError(f"fit: start weights of shape {w0.shape}, expected "
+                                    f"{(N_STAGES, ps.stage_size)}")
+        if smooth:
+            raise InvalidInputError("fit: start weights and smooth exclude each other "
+                                    "(each says what the damping pulls toward)")
     if "none" in _label_kinds(data.meta):
         raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
                                 "(train label)")
@@ -491,15 +493,16 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
             progress(Progress("fit", i + 1, N_STAGES))
     st = np.minimum(ply // 4, N_STAGES - 1)
 
-    def stage_mae(weights: np.ndarray, mask: np.ndarray) -> tuple[float, ...]:
-        err = np.abs(_predict(F, T, ply, weights) - y)
+    def stage_mae(err: np.ndarray, mask: np.ndarray) -> tuple[float, ...]:
         return tuple(float(err[(st == s) & mask].mean()) if ((st == s) & mask).any()
                      else float("nan") for s in range(N_STAGES))
 
+    err = np.abs(_predict(F, T, ply, w) - y)
+    start_err = None if w0 is None else np.abs(_predict(F, T, ply, w0) - y)
     return (w.astype(np.float32),
-            FitReport(tuple(range(N_STAGES)), stage_mae(w, ~is_val), stage_mae(w, is_val),
+            FitReport(tuple(range(N_STAGES)), stage_mae(err, ~is_val), stage_mae(err, is_val),
                       int((~is_val).sum()), int(is_val.sum()),
-                      None if w0 is None else stage_mae(w0, is_val)))
+                      None if start_err is None else stage_mae(start_err, is_val)))
 
 
 def _label_chunk(job: tuple[np.ndarray, np.ndarray, np.ndarray, int]) -> list[int]:
