@@ -145,7 +145,6 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert main(["reversi", "train", "fit", str(labelled), "--iters", "5", "--start",
                  str(weights), "-o", str(tmp_path / "wh2.npz")]) == 0
     assert "start's validation MAE" in capsys.readouterr().out
-    capsys.readouterr()
     assert main(["reversi", "train", "fit", str(labelled), "--start", str(data), "-o",
                  str(tmp_path / "bad.npz")]) == 2
     err = capsys.readouterr().err.strip()

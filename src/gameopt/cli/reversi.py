@@ -572,17 +572,15 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
     w, rep = fit(data, damp=args.damp, iters=args.iters, seed=args.seed, smooth=args.smooth,
                  val_fraction=args.holdout, start=start, progress=progress_for(args.quiet))
     wall = time.perf_counter() - t
-    rows = [[s, f"{4 * s}-{4 * s + 3}", f"{a:.2f}", f"{b:.2f}"]
-            for s, a, b in zip(rep.stages, rep.train_mae, rep.val_mae, strict=True)]
     head = ["stage", "plies", "train MAE", "validation MAE"]
+    cols = [rep.train_mae, rep.val_mae]
     if rep.start_val_mae is not None:  # the start weights on the same held-out games
         head.append("start's validation MAE")
-        for r, v in zip(rows, rep.start_val_mae, strict=True):
-            r.append(f"{v:.2f}")
-    means = [f"{np.nanmean(m):.3f}" if not np.isnan(m).all() else "-"
-             for m in (rep.train_mae, rep.val_mae, *([rep.start_val_mae]
-                                                     if rep.start_val_mae else []))]
-    rows.append(["mean", "", *means])  # of the stages' MAEs
+        cols.append(rep.start_val_mae)
+    rows: list[list[object]] = [[s, f"{4 * s}-{4 * s + 3}", *(f"{c[s]:.2f}" for c in cols)]
+                                for s in rep.stages]
+    rows.append(["mean", "", *(f"{np.nanmean(c):.3f}" if not np.isnan(c).all() else "-"
+                               for c in cols)])  # of the stages' MAEs
     print(format_table(head, rows))
     write_weights(args.output, w, {"positions": len(data), "damp": args.damp,
                                    "iters": args.iters, "smooth": args.smooth,
