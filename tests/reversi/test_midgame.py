@@ -140,7 +140,7 @@ def test_shallow_search_equals_frame_by_frame(seed: int) -> None:
     empties (passes and ends of game), with and without Multi-ProbCut; in fastest-first
     order (shallow_order 2, 3) the same values."""
     pattern = shipped_kernel_weights()
-    heuristic = HEURISTIC_WEIGHTS.astype(np.int32)
+    heuristic = HEURISTIC_WEIGHTS
     empties = (50, 40, 30, 22, 14, 10, 8, 6)[seed]
     b = random_position(seed, empties)
     table = _mpc_table()

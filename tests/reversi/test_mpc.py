@@ -23,7 +23,7 @@ from gameopt.reversi.search import SearchParams, search, solve
 from gameopt.reversi.train import fit_mpc
 from tests.reversi.positions import random_position
 
-W = HEURISTIC_WEIGHTS.astype(np.int32)
+W = HEURISTIC_WEIGHTS
 
 
 def _eval(P: int, O: int) -> int:

@@ -23,7 +23,7 @@ from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weights
 from tests.reversi.positions import random_position
 
-W = HEURISTIC_WEIGHTS.astype(np.int32)
+W = HEURISTIC_WEIGHTS
 # the module (the package exports the function search under the same name)
 search_mod = importlib.import_module("gameopt.reversi.search")
 
@@ -70,6 +70,19 @@ def test_midgame_values_equal_plain_negamax(seed: int) -> None:
         for params in CONFIGS:
             assert _kernel_mid(b, depth, params) == want, (str(b), depth, params)
         assert round(search(b, Limit(depth=depth), params=CONFIGS[-1]).score * 100) == want
+
+
+def test_every_weights_table_reaches_the_kernels_read_only() -> None:
+    # numba compiles a read-only and a writable array as two types: the search kernels
+    # (minutes to compile) stay one version only if every table is read-only
+    mine = np.arange(DEFAULT_SET.kernel_stage_size * 15, dtype=np.int32)
+    tables = [SearchParams().weight_array(), SearchParams(eval_kind=EvalKind.HEURISTIC)
+              .weight_array(), SearchParams(weights=mine).weight_array(),
+              SearchParams(weights=mine.astype(np.int64)).weight_array(),
+              DEFAULT_SET.expand(np.zeros((15, DEFAULT_SET.stage_size))), HEURISTIC_WEIGHTS]
+    assert not any(t.flags.writeable for t in tables)
+    assert mine.flags.writeable  # viewed, not changed: the caller's array stays writable
+    assert np.shares_memory(SearchParams(weights=mine).weight_array(), mine)
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -46,6 +46,9 @@ HEURISTIC_TERMS = ("mobility", "potential mobility", "corners", "X-squares", "C-
                    "stable discs", "discs")
 #: Hand-set weights (centi-discs per unit of each term), in the order of HEURISTIC_TERMS.
 HEURISTIC_WEIGHTS = np.array([70, 25, 700, -250, -80, 60, 0], dtype=np.int32)
+#: Read-only, as every weights table given to the kernels (numba compiles a read-only and
+#: a writable array as two types: one type keeps the search kernels to one compiled version).
+HEURISTIC_WEIGHTS.flags.writeable = False
 
 _CORNER_SQ = (0, 7, 56, 63)
 _X_SQ = (9, 14, 49, 54)

@@ -153,12 +153,15 @@ class PatternSet:
     def expand(self, shared: npt.ArrayLike) -> npt.NDArray[np.int32]:
         """Fitted weights (N_STAGES × stage_size, discs) -> the kernel's int32 table in
         centi-discs (N_STAGES × kernel_stage_size), each configuration holding the
-        weight of its class."""
+        weight of its class; read-only, as every table the kernels get (see
+        :meth:`gameopt.reversi.search.SearchParams.weight_array`)."""
         sh = np.asarray(shared, dtype=np.float64).reshape(N_STAGES, self.stage_size)
         out = np.empty((N_STAGES, self.kernel_stage_size), dtype=np.float64)
         out[:, :N_SCALARS] = sh[:, :N_SCALARS]
         out[:, N_SCALARS:] = sh[:, N_SCALARS + self.canon]
-        return np.rint(100.0 * out).astype(np.int32).ravel()
+        table = np.rint(100.0 * out).astype(np.int32).ravel()
+        table.flags.writeable = False
+        return table
 
     @classmethod
     def build(cls, patterns: dict[str, tuple[int, ...]]) -> PatternSet:

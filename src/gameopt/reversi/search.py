@@ -234,11 +234,18 @@ class SearchParams:
         return par
 
     def weight_array(self) -> np.ndarray:
-        if self.weights is not None:
-            return np.ascontiguousarray(self.weights, dtype=np.int32)
-        if self.eval_kind == EvalKind.PATTERN:
-            return shipped_kernel_weights()
-        return HEURISTIC_WEIGHTS
+        """The kernels' weights table, always read-only (a writable table is viewed
+        read-only, not copied): numba compiles read-only and writable arrays as two types,
+        so one flag keeps the search kernels to one compiled version per process and cache.
+        """
+        if self.weights is None:
+            return (shipped_kernel_weights() if self.eval_kind == EvalKind.PATTERN
+                    else HEURISTIC_WEIGHTS)
+        w = np.ascontiguousarray(self.weights, dtype=np.int32)
+        if w.flags.writeable:
+            w = w.view()
+            w.flags.writeable = False
+        return w
 
 
 @dataclass(frozen=True)
