@@ -91,12 +91,10 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
 
 @functools.lru_cache(maxsize=4)
 def kernel_weights(path: str) -> npt.NDArray[np.int32]:
-    """The weights of ``path`` as the evaluation kernel's table (read-only, loaded once
-    per process and path)."""
+    """The weights of ``path`` as the evaluation kernel's table (read-only, as
+    :meth:`PatternSet.expand` makes it; loaded once per process and path)."""
     w, _ = read_weights(path)
-    table = DEFAULT_SET.expand(w)
-    table.setflags(write=False)
-    return table
+    return DEFAULT_SET.expand(w)
 
 
 def shipped_kernel_weights() -> npt.NDArray[np.int32]:
