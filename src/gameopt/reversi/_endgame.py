@@ -83,7 +83,7 @@ QUAD_MASK = np.array([sum(1 << s for s in range(64) if (s // 32) * 2 + (s % 8) /
                       for q in range(4)], dtype=np.uint64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _flip_if(P: np.uint64, O: np.uint64, s: int) -> np.uint64:
     """Flips of P on s, skipping the work when no neighbour of s is an opponent disc."""
     if NEIGHBOUR[s] & O:
@@ -199,7 +199,7 @@ def solve4(P: np.uint64, O: np.uint64, alpha: int, beta: int, s0: int, s1: int, 
     return sign * final_score(P, O), nodes
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _odd_quadrants(empty: np.uint64) -> np.uint64:
     """The union of the quadrants holding an odd number of empty squares."""
     odd = U0
@@ -381,7 +381,7 @@ def shallow(P: np.uint64, O: np.uint64, alpha: int, beta: int) -> tuple[int, int
     return shallow10(P, O, alpha, beta)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mobility_weighted(P: np.uint64, O: np.uint64) -> int:
     """Mobility of P with corners counted twice (fastest-first ordering key)."""
     m = get_moves(P, O)
@@ -481,7 +481,7 @@ def _ab_value3(P: np.uint64, O: np.uint64, alpha: int, beta: int, kind: int,
     return _alphabeta_ply(P, O, alpha, beta, kind, w, _ab_value2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _list_moves(P: np.uint64, O: np.uint64, moves: np.uint64, sq: np.ndarray, fl: np.ndarray,
                 k: int) -> int:
     """Row k of sq/fl: the moves in square order and their flips; returns their number."""
@@ -545,7 +545,7 @@ def _order(P: np.uint64, O: np.uint64, n: int, hash_move: int, sq: np.ndarray,
         fl[k, i] = f
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _etc(P: np.uint64, O: np.uint64, n: int, sq: np.ndarray, fl: np.ndarray, k: int,
          beta: int, depth: int, keys: np.ndarray, data: np.ndarray) -> int:
     """Enhanced transposition cutoff over row k of sq/fl: a value >= beta proved by a

@@ -60,7 +60,7 @@ FULL, NULL, RESEARCH = 0, 1, 2
 PUSHED, DONE, STOP = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def final_score(P: np.uint64, O: np.uint64) -> int:
     """Disc difference at the end of the game; the empty squares go to the winner."""
     p = popcount(P)
@@ -73,7 +73,7 @@ def final_score(P: np.uint64, O: np.uint64) -> int:
     return 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def poll(st: np.ndarray, stop: np.ndarray, par: np.ndarray) -> bool:
     """Count a node; every CHECK_MASK + 1 nodes look at the stop flag and the node limit.
     True once the search is stopped."""

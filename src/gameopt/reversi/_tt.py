@@ -35,7 +35,7 @@ def new_table(log2_size: int = 20) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((n, 2), dtype=np.uint64), np.zeros((n, 4), dtype=np.int32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bucket(keys: np.ndarray, P: np.uint64, O: np.uint64) -> int:
     n = keys.shape[0]
     return np.int64(hash_position(P, O) & np.uint64(n - 2))  # type: ignore[return-value]
