@@ -20,9 +20,10 @@ the first square that is not an opponent disc, if that square holds a disc of th
 
 These helpers are plain ``@njit`` functions, not ``inline="always"``: numba's own inlining
 works on its IR and re-types every call site, which cost the search kernels most of their
-compile time (268 CPU s on a fresh cache, against 117 s without it here and in the other
-small helpers of ``_stack``, ``_tt`` and ``_endgame``), while LLVM inlines these small
-functions into their callers anyway (the same node counts and the same speed, measured with
+compile time (268 CPU s on a fresh cache, against 117 s without it here and in a few small
+helpers: ``_stack.final_score`` and ``poll``, ``_tt._bucket``, and ``_endgame``'s
+``_flip_if``, ``_odd_quadrants``, ``_mobility_weighted``, ``_list_moves``, ``_etc``); LLVM
+is left to inline them (the same node counts and speed, measured with
 ``bench_reversi_ffo.py``, ``bench_reversi_midgame.py`` and ``bench_reversi_perft.py``). The
 evaluation's incremental helpers (``_eval``) stay inlined by numba: without it the midgame
 search was ~17 % slower.
