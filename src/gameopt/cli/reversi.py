@@ -188,6 +188,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("-q", "--quiet", action="store_true")
     f.add_argument("-o", "--output", required=True, metavar="FILE")
     f.set_defaults(func=cmd_train_fit)
+    f = ts.add_parser("network", help="a residual network over the pattern configurations "
+                      "fitted to what a weights file's evaluation misses; writes that file "
+                      "with the network")
+    f.add_argument("data", nargs="+", metavar="FILE", help="labelled data files")
+    f.add_argument("--base", default=None, metavar="WEIGHTS",
+                   help="the pattern weights under the network (default: the shipped "
+                   "ones; a network they carry is replaced)")
+    f.add_argument("--hidden", type=int, default=32, help="hidden units (1..64)")
+    f.add_argument("--epochs", type=int, default=3)
+    f.add_argument("--lr", type=float, default=3e-4, help="first step size")
+    f.add_argument("--l2", type=float, default=1e-3, help="decay of the embeddings")
+    f.add_argument("--seed", type=int, default=0,
+                   help="initial values, orders and the held-out games")
+    f.add_argument("--holdout", type=float, default=0.1, metavar="FRACTION",
+                   help="share of the games held out to measure the fit (0: fit on all)")
+    f.add_argument("-q", "--quiet", action="store_true")
+    f.add_argument("-o", "--output", required=True, metavar="FILE")
+    f.set_defaults(func=cmd_train_network)
     f = ts.add_parser("blend", help="weights mixed from two weights files (SHARE of the "
                       "first, the rest of the second)")
     f.add_argument("first", metavar="FILE")
@@ -587,6 +605,45 @@ def cmd_train_fit(args: argparse.Namespace) -> int:
                                    "start": args.start, "sources": data.meta})
     print(f"wrote {args.output}: fitted {rep.n_train} positions ({rep.n_val} held out) in "
           f"{wall:.1f} s ({rep.n_train / wall:.0f} positions/s)")
+    return 0
+
+
+def cmd_train_network(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from gameopt.cli.common import progress_for
+    from gameopt.reversi.netfit import fit_network
+    from gameopt.reversi.patterns import DEFAULT_SET
+    from gameopt.reversi.train import TrainData, read_data, read_weights, write_weights
+    from gameopt.reversi.weights import SHIPPED
+
+    data = TrainData.concat([read_data(f) for f in args.data])
+    base_path = SHIPPED if args.base is None else args.base
+    base, base_meta = read_weights(base_path)
+    t = time.perf_counter()
+    net, rep = fit_network(data, DEFAULT_SET.expand(base), hidden=args.hidden,
+                           epochs=args.epochs, lr=args.lr, l2=args.l2, seed=args.seed,
+                           holdout=args.holdout, progress=progress_for(args.quiet))
+    wall = time.perf_counter() - t
+    rows: list[list[object]] = [[e + 1, f"{a:.4f}", f"{b:.4f}"]
+                                for e, (a, b) in enumerate(zip(rep.train_mae, rep.val_mae,
+                                                               strict=True))]
+    print(format_table(["epoch", "train MAE (residual)", "held-out MAE with the network"],
+                       rows))
+    print(f"held-out MAE of the base alone: {rep.base_val_mae:.4f} discs")
+    print("per stage, held-out MAE base / with the network: " + " ".join(
+        f"{s}:{a:.2f}/{b:.2f}" for s, (a, b) in enumerate(rep.stage_val_mae)))
+    info = {k: v for k, v in base_meta.items()
+            if k not in ("format", "stages", "terms", "patterns", "network")}
+    write_weights(args.output, base, {**info, "network": {
+        "base": str(base_path), "positions": len(data), "epochs": args.epochs,
+        "lr": args.lr, "l2": args.l2, "seed": args.seed, "holdout": args.holdout,
+        "held_out_mae": [None if np.isnan(x) else round(x, 4)
+                         for x in (rep.base_val_mae, rep.val_mae[-1])],
+        "sources": data.meta}},
+        network=net)
+    print(f"wrote {args.output}: a network of {args.hidden} hidden units fitted on "
+          f"{rep.n_train} positions ({rep.n_val} held out) in {wall:.1f} s wall")
     return 0
 
 

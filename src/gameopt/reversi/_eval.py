@@ -17,7 +17,8 @@ search kernels stay compiled once whatever evaluation they use:
 ``kind == 1``: the pattern evaluation of :mod:`gameopt.reversi.patterns` (default pattern
     set); ``weights`` is its expanded table (:meth:`PatternSet.expand`): per stage, bias,
     the weights of the heuristic's terms above, then one value per raw configuration of
-    each pattern.
+    each pattern. A longer table carries a residual network after the stages
+    (:mod:`gameopt.reversi.network`; layout below), whose output is added.
 """
 
 from __future__ import annotations
@@ -34,11 +35,11 @@ from gameopt.reversi._bitboard import (
     popcount,
     stable_discs,
 )
-from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS
+from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, N_STAGES
 
 __all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
            "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
-           "N_INSTANCES"]
+           "N_INSTANCES", "NET_K", "NET_SE", "NET_SW", "NET_SV"]
 
 HEURISTIC = 0
 PATTERN = 1
@@ -129,10 +130,72 @@ def _scalars(P: np.uint64, O: np.uint64, w: np.ndarray) -> tuple[int, int]:
     return v, off
 
 
+# The residual network (:mod:`gameopt.reversi.network`, which builds this section): when
+# the table is longer than the pattern stages, the section after them holds a network
+# whose output is added to the pattern value. Each raw configuration (an index-vector
+# entry) has an embedding of NET_K integers; the position's embedding is its stage's vector
+# plus the sum over the instances (kept as a tuple of NET_K scalars: no allocation); one
+# ReLU layer of H units and a linear output follow. Fixed point: embeddings and stage
+# vectors scaled by 2**NET_SE, the layer's weights by 2**NET_SW (its biases by
+# 2**(NET_SE + NET_SW)), the output weights in centi-discs by 2**NET_SV (the sum shifted
+# down, floor, to centi-discs), the output bias per stage in centi-discs.
+# Layout after _NET0 = N_STAGES * _PSTAGE:
+# [H, embeddings (_PSTAGE × NET_K), stage vectors (N_STAGES × NET_K), layer weights
+# (H × NET_K), layer biases (H), output weights (H), output biases (N_STAGES)].
+NET_K = 8
+NET_SE = 10
+NET_SW = 10
+NET_SV = 8
+_NET0 = N_STAGES * _PSTAGE
+_NET_SHIFT = NET_SE + NET_SW + NET_SV
+
+
+@njit(cache=True, inline="always")
+def _add8(a: tuple, w: np.ndarray, r: int) -> tuple:
+    """``a`` (NET_K int64) plus the NET_K entries of ``w`` from ``r``."""
+    return (a[0] + w[r], a[1] + w[r + 1], a[2] + w[r + 2], a[3] + w[r + 3],
+            a[4] + w[r + 4], a[5] + w[r + 5], a[6] + w[r + 6], a[7] + w[r + 7])
+
+
+@njit(cache=True, inline="always")
+def _net_start(stage: int, w: np.ndarray) -> tuple:
+    """The stage's vector: the embedding sum before the instances are added."""
+    r = _NET0 + 1 + _PSTAGE * NET_K + stage * NET_K
+    z = np.int64(0)
+    return _add8((z, z, z, z, z, z, z, z), w, r)
+
+
+@njit(cache=True)
+def _net_head(a: tuple, stage: int, w: np.ndarray) -> int:
+    """The network's output in centi-discs from the embedding sum ``a`` (NET_K int64)."""
+    h = w[_NET0]
+    r = _NET0 + 1 + (_PSTAGE + N_STAGES) * NET_K
+    rb = r + h * NET_K
+    rv = rb + h
+    o = np.int64(0)
+    for u in range(h):
+        q = r + u * NET_K
+        s = (np.int64(w[rb + u]) + w[q] * a[0] + w[q + 1] * a[1] + w[q + 2] * a[2]
+             + w[q + 3] * a[3] + w[q + 4] * a[4] + w[q + 5] * a[5] + w[q + 6] * a[6]
+             + w[q + 7] * a[7])
+        if s > 0:
+            o += w[rv + u] * s
+    return (o >> _NET_SHIFT) + w[rv + h + stage]
+
+
 @njit(cache=True)
 def _patterns(P: np.uint64, O: np.uint64, w: np.ndarray) -> int:
     """Pattern evaluation (see :mod:`gameopt.reversi.patterns`); O(instances·10)."""
     v, off = _scalars(P, O, w)
+    if w.shape[0] > _NET0:
+        stage = off // _PSTAGE
+        a = _net_start(stage, w)
+        e0 = _NET0 + 1
+        for i in range(_PSQ.shape[0]):
+            x = _POFF[i] + config_index(P, O, _PSQ, i)
+            v += w[off + x]
+            a = _add8(a, w, e0 + x * NET_K)
+        return v + _net_head(a, stage, w)
     for i in range(_PSQ.shape[0]):
         v += w[off + _POFF[i] + config_index(P, O, _PSQ, i)]
     return v
@@ -224,6 +287,14 @@ def evaluate_indexed(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray) 
     """The pattern evaluation of (P, O) (``evaluate(P, O, PATTERN, w)``) from its index
     vector ``ix`` (:func:`pattern_indices` or kept by :func:`child_indices`)."""
     v, off = _scalars(P, O, w)
+    if w.shape[0] > _NET0:
+        stage = off // _PSTAGE
+        a = _net_start(stage, w)
+        e0 = _NET0 + 1
+        for i in range(N_INSTANCES):
+            v += w[off + ix[i]]
+            a = _add8(a, w, e0 + ix[i] * NET_K)
+        return v + _net_head(a, stage, w)
     for i in range(N_INSTANCES):
         v += w[off + ix[i]]
     return v

@@ -84,7 +84,7 @@ from gameopt.reversi.weights import kernel_weights, load_npz, read_weights, writ
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
            "FitReport", "write_weights", "read_weights", "features", "line_labels", "blend",
-           "branch",
+           "branch", "split_games", "check_labelled",
            "mpc_samples",
            "fit_mpc"]
 
@@ -414,8 +414,9 @@ class FitReport:
     start_val_mae: tuple[float, ...] | None = None
 
 
-def _split(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bool_]:
-    """Validation mask holding out whole games (a ``val_fraction`` share)."""
+def split_games(data: TrainData, val_fraction: float, seed: int) -> npt.NDArray[np.bool_]:
+    """Validation mask holding out whole games (a ``val_fraction`` share, drawn by
+    ``seed``)."""
     games = np.unique(data.game)
     rng = np.random.default_rng(seed)
     val = rng.choice(games, int(round(val_fraction * len(games))), replace=False)
@@ -430,6 +431,13 @@ def _label_kinds(meta: dict[str, Any]) -> set[str]:
         return {str(meta["labels"])}
     sources = meta.get("sources", [])
     return set().union(*map(_label_kinds, sources)) if sources else {"results"}
+
+
+def check_labelled(what: str, data: TrainData) -> None:
+    """Refuse unlabelled positions (:func:`branch`'s, not labelled since) for ``what``."""
+    if "none" in _label_kinds(data.meta):
+        raise InvalidInputError(f"{what}: unlabelled positions (from branch); label them "
+                                "first (train label)")
 
 
 def _check_mix(what: str, data: TrainData, mix: float) -> None:
@@ -476,11 +484,9 @@ def fit(data: TrainData, *, damp: float = 1.0, iters: int = 300, val_fraction: f
         if smooth:
             raise InvalidInputError("fit: start weights and smooth exclude each other "
                                     "(each says what the damping pulls toward)")
-    if "none" in _label_kinds(data.meta):
-        raise InvalidInputError("fit: unlabelled positions (from branch); label them first "
-                                "(train label)")
+    check_labelled("fit", data)
     F, T, ply = features(data, ps)
-    is_val = _split(data, val_fraction, seed)
+    is_val = split_games(data, val_fraction, seed)
     y = data.target.astype(np.float64)
     w = np.zeros((N_STAGES, ps.stage_size))
     order = range(N_STAGES - 1, -1, -1) if smooth else range(N_STAGES)

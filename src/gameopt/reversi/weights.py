@@ -5,7 +5,11 @@ bias, the weights of :data:`patterns.TERMS`, then one per shared configuration) 
 ``meta``, a JSON string: format ``gameopt-patterns-2``, the terms, the pattern set's names
 and squares, and training facts. Reading checks the format, the terms, the pattern set
 and the shape (a file of an earlier set whose patterns come first in :data:`PATTERNS` is
-padded: see :func:`read_weights`).
+padded: see :func:`read_weights`). A file may also carry a residual network
+(:class:`gameopt.reversi.network.Network`: arrays ``net_embed``, ``net_stage``,
+``net_layer``, ``net_bias``, ``net_out``, ``net_out_bias``, float32; meta ``network`` its
+size and training facts), which the evaluation adds to the pattern value
+(:func:`read_network`, :func:`kernel_weights`).
 
 The engine's default evaluation is the shipped file ``data/weights.npz``, made by the
 commands in the README from nothing (self-play, labels, least squares, blends).
@@ -24,10 +28,11 @@ import numpy.typing as npt
 
 from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
+from gameopt.reversi.network import Network
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS, PatternSet
 
-__all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "load_npz",
-           "kernel_weights", "shipped_kernel_weights"]
+__all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "read_network",
+           "load_npz", "kernel_weights", "shipped_kernel_weights"]
 
 WEIGHTS_FORMAT = "gameopt-patterns-2"
 #: the trained weights the engine uses by default
@@ -50,13 +55,21 @@ def load_npz(path: str | Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[st
 
 
 def write_weights(path: str | Path, weights: npt.NDArray[np.float32],
-                  info: dict[str, Any] | None = None) -> None:
-    """Save fitted weights with the pattern set they belong to (atomic)."""
+                  info: dict[str, Any] | None = None, network: Network | None = None
+                  ) -> None:
+    """Save fitted weights with the pattern set they belong to, and a residual network
+    if given (atomic)."""
     meta = {"format": WEIGHTS_FORMAT, "stages": N_STAGES, "terms": list(TERMS),
             "patterns": {k: list(v) for k, v in PATTERNS.items()}, **(info or {})}
+    if network is not None:
+        meta["network"] = {"k": int(network.embed.shape[1]), "hidden": network.hidden,
+                           **meta.get("network", {})}
+    arrays: dict[str, Any] = {"weights": np.asarray(weights, dtype=np.float32),
+                              "meta": np.array(json.dumps(meta))}
+    if network is not None:
+        arrays.update(network.arrays())
     buf = io.BytesIO()
-    np.savez_compressed(buf, weights=np.asarray(weights, dtype=np.float32),
-                        meta=np.array(json.dumps(meta)))
+    np.savez_compressed(buf, **arrays)
     atomic_write_bytes(path, buf.getvalue())
 
 
@@ -89,12 +102,31 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
     return w.astype(np.float32), meta
 
 
+def read_network(path: str | Path) -> Network | None:
+    """The residual network of a weights file, or None when it has none.
+
+    Raises
+    ------
+    InvalidInputError
+        Not a weights file, or its network arrays incomplete or bad (named).
+    """
+    a, _ = load_npz(path, WEIGHTS_FORMAT)
+    return Network.from_arrays(a, str(path))
+
+
 @functools.lru_cache(maxsize=4)
 def kernel_weights(path: str) -> npt.NDArray[np.int32]:
     """The weights of ``path`` as the evaluation kernel's table (read-only, as
-    :meth:`PatternSet.expand` makes it; loaded once per process and path)."""
+    :meth:`PatternSet.expand` makes it; loaded once per process and path): the pattern
+    stages, then the network's section when the file has one."""
     w, _ = read_weights(path)
-    return DEFAULT_SET.expand(w)
+    table = DEFAULT_SET.expand(w)
+    net = read_network(path)
+    if net is None:
+        return table
+    table = np.concatenate([table, net.kernel_section()])
+    table.flags.writeable = False
+    return table
 
 
 def shipped_kernel_weights() -> npt.NDArray[np.int32]:

@@ -1,0 +1,250 @@
+"""The residual network: kernel = plain reference (from scratch, indexed, in searches),
+its files, its training kernel = NumPy reference, and training that finds a planted net."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gameopt.core import Limit
+from gameopt.errors import InvalidInputError
+from gameopt.reversi import _midgame, _netfit
+from gameopt.reversi._eval import (
+    N_INSTANCES,
+    NET_K,
+    PATTERN,
+    evaluate,
+    evaluate_indexed,
+    pattern_indices,
+)
+from gameopt.reversi.board import SQUARE_SYMMETRIES, Board
+from gameopt.reversi.netfit import fit_network, reference_sgd_epoch
+from gameopt.reversi.network import LIMITS, MAX_HIDDEN, Network, reference_value
+from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, reference_evaluate, stage_of
+from gameopt.reversi.search import SearchParams, search
+from gameopt.reversi.train import TrainData, features, write_data
+from gameopt.reversi.weights import kernel_weights, read_network, read_weights, write_weights
+from tests.reversi.positions import random_position
+from tests.reversi.test_midgame import WINDOWS, _run
+from tests.reversi.test_patterns import _image, _random_positions
+
+
+def _net(seed: int, hidden: int = 12, scale: float = 1.0) -> Network:
+    rng = np.random.default_rng(seed)
+    return Network(rng.normal(0, 0.3 * scale, (DEFAULT_SET.n_features, NET_K)),
+                   rng.normal(0, 0.5, (N_STAGES, NET_K)), rng.normal(0, 0.5, (hidden, NET_K)),
+                   rng.normal(0, 0.5, hidden), rng.normal(0, 0.8, hidden),
+                   rng.normal(0, 0.5, N_STAGES))
+
+
+def _shared(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return rng.integers(-300, 300, DEFAULT_SET.n_weights).astype(np.float64) / 100
+
+
+def _table(shared: np.ndarray, net: Network) -> np.ndarray:
+    t = np.concatenate([DEFAULT_SET.expand(shared), net.kernel_section()])
+    t.flags.writeable = False
+    return t
+
+
+def _pv(b: Board) -> tuple[np.uint64, np.uint64]:
+    return np.uint64(b.player), np.uint64(b.opponent)
+
+
+def test_kernel_equals_reference_and_is_symmetric() -> None:
+    """Pattern value plus network, from scratch: the plain-integer reference exactly, and
+    the same under the 8 board symmetries (the network sums over all instances)."""
+    shared = _shared(1)
+    net = _net(2)
+    w = _table(shared, net)
+    ref_w = np.rint(shared * 100).astype(np.int32)
+    seen = set()
+    changed = 0
+    for b in _random_positions(200, 3):
+        v = evaluate(*_pv(b), PATTERN, w)
+        assert v == reference_evaluate(b, ref_w) + reference_value(b, net)
+        changed += v != evaluate(*_pv(b), PATTERN, DEFAULT_SET.expand(shared))
+        seen.add(stage_of(b.empties))
+        for perm in SQUARE_SYMMETRIES[1:]:
+            assert evaluate(*_pv(_image(b, perm)), PATTERN, w) == v
+    assert len(seen) == N_STAGES and changed > 180
+
+
+def test_indexed_evaluation_with_the_network_equals_scratch() -> None:
+    w = _table(_shared(4), _net(5))
+    ix = np.zeros(N_INSTANCES, dtype=np.int32)
+    for b in _random_positions(100, 6):
+        pattern_indices(*_pv(b), ix)
+        assert evaluate_indexed(*_pv(b), ix, w) == evaluate(*_pv(b), PATTERN, w)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_searches_with_the_network_equal_frame_by_frame(seed: int) -> None:
+    """The nested shallow search keeps index vectors incrementally; with the network's
+    table it must still equal the frame-by-frame search (values and node counts)."""
+    w = _table(_shared(7), _net(8))
+    b = random_position(seed, (44, 30, 18)[seed])
+    params = SearchParams(shallow_order=0)
+    for depth in (1, 2, 3, 4):
+        for alpha, beta in WINDOWS:
+            assert _run(_midgame.search, b, depth, alpha, beta, params, w) == \
+                _run(_midgame.search_frames, b, depth, alpha, beta, params, w)
+
+
+def test_network_changes_what_the_engine_plays() -> None:
+    shared = _shared(9) / 10
+    plain = SearchParams(weights=DEFAULT_SET.expand(shared), tt_bits=12)
+    with_net = SearchParams(weights=_table(shared, _net(10, scale=3.0)), tt_bits=12)
+    b = random_position(1, 48)
+    r0, r1 = search(b, Limit(depth=4), plain), search(b, Limit(depth=4), with_net)
+    assert r0.score != r1.score
+
+
+def test_network_checks_shapes_and_values() -> None:
+    net = _net(11, hidden=4)
+    args = {k: getattr(net, k) for k in ("embed", "stage", "layer", "bias", "out",
+                                          "out_bias")}
+    with pytest.raises(InvalidInputError, match=r"network embed of shape \(3, 8\)"):
+        Network(**{**args, "embed": np.zeros((3, NET_K))})
+    with pytest.raises(InvalidInputError, match=f"H in 1..{MAX_HIDDEN}"):
+        Network(**{**args, "layer": np.zeros((MAX_HIDDEN + 1, NET_K))})
+    with pytest.raises(InvalidInputError, match=r"network bias of shape \(3,\)"):
+        Network(**{**args, "bias": np.zeros(3)})
+    bad = args["out"].copy()
+    bad[1] = np.nan
+    with pytest.raises(InvalidInputError, match="network out: values must be finite"):
+        Network(**{**args, "out": bad})
+    big = args["stage"].copy()
+    big[0, 0] = LIMITS["stage"] * 2
+    with pytest.raises(InvalidInputError, match=r"network stage: .*±16 \(largest 32\)"):
+        Network(**{**args, "stage": big})
+
+
+def test_weights_file_with_a_network(tmp_path: Path) -> None:
+    shared = _shared(12).reshape(N_STAGES, -1)
+    net = _net(13)
+    path = tmp_path / "w.npz"
+    write_weights(path, shared, {"note": 1}, network=net)
+    got = read_network(path)
+    assert got is not None and got.hidden == net.hidden
+    for k in ("embed", "stage", "layer", "bias", "out", "out_bias"):
+        assert np.array_equal(getattr(got, k), getattr(net, k)), k
+    w, meta = read_weights(path)
+    assert np.allclose(w, shared) and meta["network"]["hidden"] == net.hidden
+    assert np.array_equal(kernel_weights(str(path)), _table(shared, net))
+    plain = tmp_path / "p.npz"
+    write_weights(plain, shared)
+    assert read_network(plain) is None
+    assert len(kernel_weights(str(plain))) == N_STAGES * DEFAULT_SET.kernel_stage_size
+    with np.load(path) as z:  # a file missing one of the network's arrays
+        arrays = {k: z[k] for k in z.files if k != "net_out"}
+    broken = tmp_path / "broken.npz"
+    np.savez(broken, **arrays)
+    with pytest.raises(InvalidInputError, match="broken.npz: network arrays missing: out$"):
+        read_network(broken)
+    arrays["net_out"] = np.full(net.hidden, np.inf, np.float32)
+    np.savez(broken, **arrays)
+    with pytest.raises(InvalidInputError, match="broken.npz: network out: values must be"):
+        kernel_weights(str(broken))
+
+
+def test_training_kernel_equals_numpy_reference() -> None:
+    rng = np.random.default_rng(14)
+    n, nf, h = 40, 300, 6
+    F = rng.integers(0, nf, (n, N_INSTANCES)).astype(np.int32)
+    F[:, 1] = F[:, 0]  # a feature twice in one position
+    stage = rng.integers(0, N_STAGES, n).astype(np.int64)
+    r = rng.normal(0, 8, n)
+    params = [rng.normal(0, 0.1, (nf, NET_K)), rng.normal(0, 0.1, (N_STAGES, NET_K)),
+              rng.normal(0, 0.5, (h, NET_K)), rng.normal(0, 0.2, h), rng.normal(0, 0.5, h),
+              rng.normal(0, 0.1, N_STAGES)]
+    mine = [p.copy() for p in params]
+    idx = rng.permutation(n)
+    got = _netfit.sgd_epoch(F, stage, r, *mine, idx, 0.01, 0.1, 5.0)
+    want = reference_sgd_epoch(F, stage, r, params, idx, 0.01, 0.1, 5.0)
+    assert got == pytest.approx(want, rel=1e-12)
+    for a, b in zip(mine, params, strict=True):
+        assert np.allclose(a, b, rtol=1e-10, atol=1e-12)
+    out = np.zeros(n)
+    _netfit.forward(F, stage, *mine, np.arange(n), out)
+    E, S, W, b, v, c = mine
+    a = S[stage] + E[F].sum(axis=1)
+    assert np.allclose(out, c[stage] + np.maximum(a @ W.T + b, 0) @ v)
+
+
+def _data(n: int, seed: int) -> TrainData:
+    boards = _random_positions(n, seed)
+    return TrainData(np.array([b.player for b in boards], np.uint64),
+                     np.array([b.opponent for b in boards], np.uint64),
+                     np.zeros(n, np.float32), np.arange(n, dtype=np.int32), {})
+
+
+def test_fit_network_finds_a_planted_network() -> None:
+    """Labels = a base evaluation plus a planted network's output: the fit must explain
+    most of what the base misses on held-out games; same seed, same network."""
+    base = DEFAULT_SET.expand(_shared(15) / 10)
+    teacher = _net(16, hidden=8)
+    keep = np.zeros(DEFAULT_SET.n_features, bool)  # planted on the short diagonals only,
+    for name in ("diag4", "diag5"):  # whose configurations 4,000 positions all show
+        t = DEFAULT_SET.names.index(name)
+        lo = DEFAULT_SET.base[t]
+        keep[DEFAULT_SET.canon[lo:lo + 3 ** DEFAULT_SET.lengths[t]]] = True
+    teacher = Network(np.where(keep[:, None], teacher.embed, 0), teacher.stage,
+                      teacher.layer, teacher.bias, teacher.out, teacher.out_bias)
+    data = _data(4000, 17)
+    F, _, ply = features(data)
+    base_v = _netfit.base_values(data.player, data.opponent, PATTERN, base)
+    y = base_v + teacher.values(F, np.minimum(ply // 4, N_STAGES - 1))
+    data = TrainData(data.player, data.opponent, y.astype(np.float32), data.game, {})
+    net, rep = fit_network(data, base, hidden=16, epochs=6, lr=3e-3, l2=0.0, seed=1,
+                           holdout=0.2)
+    assert rep.n_train + rep.n_val == len(data) and rep.n_val == 800
+    assert rep.val_mae[-1] < 0.5 * rep.base_val_mae, rep
+    again, rep2 = fit_network(data, base, hidden=16, epochs=6, lr=3e-3, l2=0.0, seed=1,
+                              holdout=0.2)
+    assert rep2 == rep and np.array_equal(again.embed, net.embed)
+    other, _ = fit_network(data, base, hidden=16, epochs=1, seed=2, holdout=0.2)
+    assert not np.array_equal(other.layer, net.layer)
+
+
+def test_fit_network_refuses_bad_input() -> None:
+    data = _data(20, 18)
+    base = DEFAULT_SET.expand(_shared(19))
+    with pytest.raises(InvalidInputError, match=r"hidden=0 \(1..64\)"):
+        fit_network(data, base, hidden=0)
+    with pytest.raises(InvalidInputError, match="holdout=1"):
+        fit_network(data, base, holdout=1)
+    with pytest.raises(InvalidInputError, match="a pattern table without a network"):
+        fit_network(data, _table(_shared(19), _net(20)))
+    unlabelled = TrainData(data.player, data.opponent, data.target, data.game,
+                           {"labels": "none"})
+    with pytest.raises(InvalidInputError, match="fit_network: unlabelled positions"):
+        fit_network(unlabelled, base)
+
+
+def test_train_network_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gameopt.cli.main import main
+
+    data = _data(300, 21)
+    data = TrainData(data.player, data.opponent,
+                     np.random.default_rng(0).normal(0, 5, 300).astype(np.float32),
+                     data.game, {"format": "gameopt-train-1"})
+    path, base, out = tmp_path / "d.npz", tmp_path / "base.npz", tmp_path / "n.npz"
+    write_data(path, data)
+    write_weights(base, _shared(22).reshape(N_STAGES, -1) / 10)
+    assert main(["reversi", "train", "network", str(path), "--base", str(base), "--hidden",
+                 "4", "--epochs", "2", "-q", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "held-out MAE of the base alone" in text and "wrote" in text
+    net = read_network(out)
+    assert net is not None and net.hidden == 4
+    assert np.array_equal(read_weights(out)[0], read_weights(base)[0])
+    assert read_weights(out)[1]["network"]["base"] == str(base)
+    assert main(["reversi", "train", "network", str(path), "--hidden", "0", "-o",
+                 str(tmp_path / "bad.npz")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "hidden=0" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "bad.npz").exists()
