@@ -9,8 +9,12 @@ other in one process, kernels loaded before any clock starts. CPU seconds are th
 process's (the search's own clock, ``Limit(clock="cpu")``). Also reported: how often the
 two agree on the move, and the mean absolute difference of their scores.
 
+``--eval FILE`` searches with that weights file's evaluation instead of the shipped one
+(for instance one with a residual network, to see what it costs: run the benchmark with
+and without it).
+
 Run: ``python benchmarks/bench_reversi_midgame.py [-n 20] [--depth 12] [--t 1.5]
-[--table FILE]``.
+[--table FILE] [--eval WEIGHTS]``.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ from pathlib import Path
 
 from gameopt.core import Limit
 from gameopt.core.table import format_table
+from gameopt.errors import InvalidInputError
 from gameopt.reversi import Board, SearchParams, search
 from gameopt.reversi.match import read_openings
 from gameopt.reversi.probcut import read_mpc, shipped_mpc
+from gameopt.reversi.weights import kernel_weights
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,13 +43,20 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--t", type=float, default=1.5, help="Multi-ProbCut confidence")
     ap.add_argument("--table", type=Path, default=None, help="MPC table (default shipped)")
+    ap.add_argument("--eval", type=Path, default=None, metavar="WEIGHTS",
+                    help="weights file of both searches (default shipped)")
     args = ap.parse_args()
     table = read_mpc(args.table) if args.table else shipped_mpc()
     if table is None:
         print("skipped: no MPC table shipped and none given (--table)", file=sys.stderr)
         return 0
-    full = SearchParams()
-    mpc = SearchParams(mpc=True, mpc_t=args.t, mpc_table=table)
+    try:
+        weights = kernel_weights(str(args.eval)) if args.eval else None
+    except InvalidInputError as e:
+        print(f"bench_reversi_midgame: {e}", file=sys.stderr)
+        return 2
+    full = SearchParams(weights=weights)
+    mpc = SearchParams(mpc=True, mpc_t=args.t, mpc_table=table, weights=weights)
     search(Board.start(), Limit(depth=2), mpc)  # load the kernels before any clock
     rows: list[list[object]] = []
     tot = {"full": [0, 0.0], "mpc": [0, 0.0]}
