@@ -7,9 +7,10 @@ squared error, each step's error clipped (the labels are noisy: game results mix
 the embeddings decayed (L2) as they are read, the step size ``lr / (1 + epoch)``. Whole
 games are held out to measure it (:class:`NetReport`).
 
-The network gains where the data is plentiful: on stop 44's data (positions of 25,000 to
-50,000 self-play games, labels half 4-ply backed-up values and half results) its held-out
-gain over the base grew faster than the data (README, "A nonlinear evaluation").
+Measured (README, "The network in the evaluation"): on 2.6 and 3.6 million positions of
+the shipped weights' self-play, labelled half by 4-ply backed-up values and half by the
+results, the held-out error falls 0.09 and 0.12 discs below the shipped weights'; a
+network fitted so did not choose better moves at depth 8.
 """
 
 from __future__ import annotations
@@ -71,8 +72,9 @@ def fit_network(data: TrainData, base: npt.NDArray[np.int32], *, hidden: int = 3
 
     Notes
     -----
-    An epoch costs N · (instances · K · 2 + H · K · 3) multiply-adds: about 10 CPU s for
-    a million positions with H = 32.
+    An epoch costs N · (instances · K · 2 + H · K · 3) multiply-adds: 3.6 million
+    positions, H = 32, three epochs and the held-out checks took 47 CPU s in all (reading
+    the files, the features and the base values included).
 
     References
     ----------
