@@ -7,9 +7,11 @@ and squares, and training facts. Reading checks the format, the terms, the patte
 and the shape (a file of an earlier set whose patterns come first in :data:`PATTERNS` is
 padded: see :func:`read_weights`). A file may also carry a residual network
 (:class:`gameopt.reversi.network.Network`: arrays ``net_embed``, ``net_stage``,
-``net_layer``, ``net_bias``, ``net_out``, ``net_out_bias``, float32; meta ``network`` its
-size and training facts), which the evaluation adds to the pattern value
-(:func:`read_network`, :func:`kernel_weights`).
+``net_layer``, ``net_bias``, ``net_out``, ``net_out_bias``: float32, the embeddings
+float16; meta ``network`` its size and training facts), which the evaluation adds to the
+pattern value (:func:`read_network`, :func:`kernel_weights`). ``train fit --start`` and
+``train blend`` read the pattern weights only: the files they write carry no network
+(a network is fitted to the patterns under it).
 
 The engine's default evaluation is the shipped file ``data/weights.npz``, made by the
 commands in the README from nothing (self-play, labels, least squares, blends).
