@@ -248,3 +248,19 @@ def test_train_network_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     err = capsys.readouterr().err.strip()
     assert "hidden=0" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "bad.npz").exists()
+
+
+def test_search_refuses_a_pattern_table_of_another_length() -> None:
+    """The kernels read the table without bounds checks: a pattern table is the stages,
+    or the stages and a network section of the length its H says."""
+    good = _table(_shared(23), _net(24, hidden=3))
+    b = random_position(2, 40)
+    assert search(b, Limit(depth=2), SearchParams(weights=good)).move is not None
+    base = N_STAGES * DEFAULT_SET.kernel_stage_size
+    for bad in (good[:-1], good[:base - 1], np.concatenate([good, [0]])):
+        with pytest.raises(InvalidInputError, match=f"table of length {len(bad)}: expected"):
+            search(b, Limit(depth=2), SearchParams(weights=bad))
+    wrong_h = good.copy()
+    wrong_h[base] = 4  # says 4 hidden units, holds 3
+    with pytest.raises(InvalidInputError, match=f"H in 1..{MAX_HIDDEN} at entry {base}"):
+        SearchParams(weights=wrong_h).weight_array()

@@ -43,7 +43,7 @@ from gameopt.reversi.patterns import (
     stage_of,
 )
 
-__all__ = ["Network", "NET_K", "MAX_HIDDEN", "LIMITS", "reference_value"]
+__all__ = ["Network", "NET_K", "MAX_HIDDEN", "LIMITS", "reference_value", "section_length"]
 
 #: the most hidden units (with :data:`LIMITS`, the kernel's int64 sums cannot overflow)
 MAX_HIDDEN = 64
@@ -153,9 +153,11 @@ class Network:
         q = self.quantized()
         raw = np.zeros((ps.kernel_stage_size, NET_K), dtype=np.int64)
         raw[N_SCALARS:] = q["embed"][ps.canon]
-        return np.concatenate([[self.hidden], raw.ravel(), q["stage"].ravel(),
-                               q["layer"].ravel(), q["bias"], q["out"],
-                               q["out_bias"]]).astype(np.int32)
+        out = np.concatenate([[self.hidden], raw.ravel(), q["stage"].ravel(),
+                              q["layer"].ravel(), q["bias"], q["out"],
+                              q["out_bias"]]).astype(np.int32)
+        assert len(out) == section_length(self.hidden, ps)
+        return out
 
     def values(self, features: npt.NDArray[np.integer], stages: npt.NDArray[np.integer]
                ) -> npt.NDArray[np.float64]:
@@ -169,6 +171,11 @@ class Network:
 
 
 _FIELDS = ("embed", "stage", "layer", "bias", "out", "out_bias")
+
+
+def section_length(hidden: int, ps: PatternSet = DEFAULT_SET) -> int:
+    """Entries of the kernel table's network section for H = ``hidden``."""
+    return 1 + (ps.kernel_stage_size + N_STAGES + hidden) * NET_K + 2 * hidden + N_STAGES
 
 
 def reference_value(board: Board, net: Network, ps: PatternSet = DEFAULT_SET) -> int:

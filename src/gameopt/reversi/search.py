@@ -32,7 +32,7 @@ from gameopt.reversi._bitboard import flips
 from gameopt.reversi._eval import HEURISTIC_WEIGHTS
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.probcut import MpcTable, shipped_mpc
-from gameopt.reversi.weights import shipped_kernel_weights
+from gameopt.reversi.weights import check_kernel_table, shipped_kernel_weights
 
 __all__ = ["EvalKind", "SearchParams", "SearchResult", "search", "solve", "evaluate"]
 
@@ -242,6 +242,8 @@ class SearchParams:
             return (shipped_kernel_weights() if self.eval_kind == EvalKind.PATTERN
                     else HEURISTIC_WEIGHTS)
         w = np.ascontiguousarray(self.weights, dtype=np.int32)
+        if self.eval_kind == EvalKind.PATTERN:
+            check_kernel_table(w)
         if w.flags.writeable:
             w = w.view()
             w.flags.writeable = False

@@ -30,11 +30,11 @@ import numpy.typing as npt
 
 from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
-from gameopt.reversi.network import Network
+from gameopt.reversi.network import MAX_HIDDEN, Network, section_length
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS, PatternSet
 
 __all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "read_network",
-           "load_npz", "kernel_weights", "shipped_kernel_weights"]
+           "load_npz", "kernel_weights", "shipped_kernel_weights", "check_kernel_table"]
 
 WEIGHTS_FORMAT = "gameopt-patterns-2"
 #: the trained weights the engine uses by default
@@ -129,6 +129,26 @@ def kernel_weights(path: str) -> npt.NDArray[np.int32]:
     table = np.concatenate([table, net.kernel_section()])
     table.flags.writeable = False
     return table
+
+
+def check_kernel_table(w: npt.NDArray[np.int32]) -> None:
+    """A pattern evaluation's kernel table must be the stages alone, or the stages and a
+    network section of the length its H says: the kernels read it without bounds checks.
+
+    Raises
+    ------
+    InvalidInputError
+        Any other length (named).
+    """
+    base = N_STAGES * DEFAULT_SET.kernel_stage_size
+    n = int(w.shape[0])
+    if n == base:
+        return
+    h = int(w[base]) if n > base else 0
+    if not (1 <= h <= MAX_HIDDEN and n == base + section_length(h)):
+        raise InvalidInputError(f"pattern weights table of length {n}: expected {base} (the "
+                                "stages) or that and a network section "
+                                f"(H in 1..{MAX_HIDDEN} at entry {base})")
 
 
 def shipped_kernel_weights() -> npt.NDArray[np.int32]:
