@@ -84,6 +84,13 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
     evaluation, so that such a file can still be played, compared and blended (its meta
     then records ``padded_from``, the number of patterns it had).
     """
+    w, meta, _ = _read(path)
+    return w, meta
+
+
+def _read(path: str | Path
+          ) -> tuple[npt.NDArray[np.float32], dict[str, Any], dict[str, np.ndarray]]:
+    """:func:`read_weights`, and every array of the file (one read for the kernel table)."""
     a, meta = load_npz(path, WEIGHTS_FORMAT)
     pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
     whole = len(pats) == len(PATTERNS)
@@ -101,7 +108,7 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
         full[:, :w.shape[1]] = w
         w = full
         meta = {**meta, "padded_from": len(pats)}
-    return w.astype(np.float32), meta
+    return w.astype(np.float32), meta, a
 
 
 def read_network(path: str | Path) -> Network | None:
@@ -121,9 +128,9 @@ def kernel_weights(path: str) -> npt.NDArray[np.int32]:
     """The weights of ``path`` as the evaluation kernel's table (read-only, as
     :meth:`PatternSet.expand` makes it; loaded once per process and path): the pattern
     stages, then the network's section when the file has one."""
-    w, _ = read_weights(path)
+    w, _, arrays = _read(path)  # the file read once for both parts
     table = DEFAULT_SET.expand(w)
-    net = read_network(path)
+    net = Network.from_arrays(arrays, path)
     if net is None:
         return table
     table = np.concatenate([table, net.kernel_section()])
