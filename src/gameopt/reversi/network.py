@@ -149,11 +149,13 @@ class Network:
     def kernel_section(self, ps: PatternSet = DEFAULT_SET) -> npt.NDArray[np.int32]:
         """The section of the kernel's table after the pattern stages (layout in
         :mod:`gameopt.reversi._eval`): embeddings per *raw* configuration, as the index
-        vectors address them."""
+        vectors address them, as int16 two to an int32 entry."""
         q = self.quantized()
         raw = np.zeros((ps.kernel_stage_size, NET_K), dtype=np.int64)
         raw[N_SCALARS:] = q["embed"][ps.canon]
-        out = np.concatenate([[self.hidden], raw.ravel(), q["stage"].ravel(),
+        assert np.abs(raw).max(initial=0) < 2 ** 15  # LIMITS["embed"] · 2**NET_SE
+        packed = (raw[:, 1::2] << 16) | (raw[:, 0::2] & 0xFFFF)  # int16 pairs, in int32
+        out = np.concatenate([[self.hidden], packed.ravel(), q["stage"].ravel(),
                               q["layer"].ravel(), q["bias"], q["out"],
                               q["out_bias"]]).astype(np.int32)
         assert len(out) == section_length(self.hidden, ps)
@@ -175,7 +177,8 @@ _FIELDS = ("embed", "stage", "layer", "bias", "out", "out_bias")
 
 def section_length(hidden: int, ps: PatternSet = DEFAULT_SET) -> int:
     """Entries of the kernel table's network section for H = ``hidden``."""
-    return 1 + (ps.kernel_stage_size + N_STAGES + hidden) * NET_K + 2 * hidden + N_STAGES
+    return (1 + ps.kernel_stage_size * NET_K // 2 + (N_STAGES + hidden) * NET_K
+            + 2 * hidden + N_STAGES)
 
 
 def reference_value(board: Board, net: Network, ps: PatternSet = DEFAULT_SET) -> int:
