@@ -636,7 +636,8 @@ def cmd_train_network(args: argparse.Namespace) -> int:
     info = {k: v for k, v in base_meta.items()
             if k not in ("format", "stages", "terms", "patterns", "network")}
     write_weights(args.output, base, {**info, "network": {
-        "base": str(base_path), "positions": len(data), "epochs": args.epochs,
+        "base": "default" if args.base is None else str(base_path),  # no local path
+        "positions": len(data), "epochs": args.epochs,
         "lr": args.lr, "l2": args.l2, "seed": args.seed, "holdout": args.holdout,
         "held_out_mae": [None if np.isnan(x) else round(x, 4)
                          for x in (rep.base_val_mae, rep.val_mae[-1])],
