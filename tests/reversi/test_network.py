@@ -3,6 +3,7 @@ its files, its training kernel = NumPy reference, and training that finds a plan
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from gameopt.reversi._eval import (
     evaluate,
     evaluate_indexed,
     pattern_indices,
+    without_network,
 )
 from gameopt.reversi.board import SQUARE_SYMMETRIES, Board
 from gameopt.reversi.netfit import fit_network, reference_sgd_epoch
@@ -29,6 +31,8 @@ from gameopt.reversi.weights import kernel_weights, read_network, read_weights, 
 from tests.reversi.positions import random_position
 from tests.reversi.test_midgame import WINDOWS, _run
 from tests.reversi.test_patterns import _image, _random_positions
+
+search_mod = importlib.import_module("gameopt.reversi.search")
 
 
 def _net(seed: int, hidden: int = 12, scale: float = 1.0) -> Network:
@@ -101,6 +105,21 @@ def test_network_changes_what_the_engine_plays() -> None:
     b = random_position(1, 48)
     r0, r1 = search(b, Limit(depth=4), plain), search(b, Limit(depth=4), with_net)
     assert r0.score != r1.score
+
+
+def test_exact_solver_orders_by_the_patterns_alone() -> None:
+    """The exact solver's searches get the table without the network's section: the same
+    nodes and values as with the pattern table alone, the midgame still with the network."""
+    shared = _shared(11) / 10
+    plain, with_net = DEFAULT_SET.expand(shared), _table(shared, _net(12, scale=3.0))
+    assert np.array_equal(without_network(with_net), plain)
+    assert without_network(plain) is plain
+    b = random_position(5, 20)
+    runs = [search_mod._Run(SearchParams(weights=w, tt_bits=12), Limit(), None)
+            for w in (plain, with_net)]
+    ends = [(r.end_value(b.player, b.opponent, -64, 64), r.nodes) for r in runs]
+    assert ends[0] == ends[1] and ends[0][1] > 1000
+    assert runs[1].w.shape[0] > runs[1].w_end.shape[0] == plain.shape[0]
 
 
 def test_network_checks_shapes_and_values() -> None:

@@ -39,7 +39,7 @@ from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, N_STAGES
 
 __all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
            "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
-           "N_INSTANCES", "NET_K", "NET_SE", "NET_SW", "NET_SV"]
+           "N_INSTANCES", "NET_K", "NET_SE", "NET_SW", "NET_SV", "without_network"]
 
 HEURISTIC = 0
 PATTERN = 1
@@ -151,6 +151,12 @@ NET_SV = 8
 _NET0 = N_STAGES * _PSTAGE
 _NET_SHIFT = NET_SE + NET_SW + NET_SV
 _NET_KP = NET_K // 2  # int32 entries of one packed embedding
+
+
+def without_network(w: np.ndarray) -> np.ndarray:
+    """The pattern stages of a pattern table (a view), without its network's section if
+    it has one; any other table as it is."""
+    return w[:_NET0] if w.shape[0] > _NET0 else w
 
 
 @njit(cache=True, inline="always")

@@ -342,6 +342,9 @@ class _Run:
         self.st = np.zeros(pp.N_ST, dtype=np.int64)
         self.par = params.array(limit.nodes or 0)
         self.w = params.weight_array()
+        # the exact solver orders its moves by the patterns alone: a network (half the
+        # evaluations a second) buys it no better order (README: "The network ...")
+        self.w_end = _eval.without_network(self.w)
         _load_kernels(self.w)
         self.keys, self.data = _tt.new_table(params.tt_bits)
         self.rule = limit.start()
@@ -371,7 +374,7 @@ class _Run:
 
     def end_value(self, P: int, O: int, alpha: int, beta: int) -> int:
         return int(_endgame.search(np.uint64(P), np.uint64(O), alpha, beta, self.st,
-                                   self.flag, self.par, self.w, self.keys, self.data))
+                                   self.flag, self.par, self.w_end, self.keys, self.data))
 
     def root(self, board: Board, order: list[int], alpha: int, beta: int, inf: int,
              child: Callable[[int, int, int, int], int],
