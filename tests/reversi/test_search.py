@@ -20,7 +20,7 @@ from gameopt.reversi.files import read_obf
 from gameopt.reversi.patterns import DEFAULT_SET
 from gameopt.reversi.reference import ReferenceState, negamax_exact
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
-from gameopt.reversi.weights import SHIPPED, read_weights, shipped_kernel_weights
+from gameopt.reversi.weights import SHIPPED, read_network, read_weights, shipped_kernel_weights
 from tests.reversi.positions import random_position
 
 W = HEURISTIC_WEIGHTS
@@ -89,7 +89,10 @@ def test_every_weights_table_reaches_the_kernels_read_only() -> None:
 def test_default_search_is_negamax_over_the_shipped_weights(seed: int) -> None:
     table = shipped_kernel_weights()
     w, meta = read_weights(SHIPPED)
-    assert np.array_equal(table, DEFAULT_SET.expand(w))
+    net = read_network(SHIPPED)  # the pattern stages, then the network's section if any
+    want_table = DEFAULT_SET.expand(w) if net is None else np.concatenate(
+        [DEFAULT_SET.expand(w), net.kernel_section()])
+    assert np.array_equal(table, want_table)
     assert np.array_equal(SearchParams().weight_array(), table)
 
     def learned(P: int, O: int) -> int:
