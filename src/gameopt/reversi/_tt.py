@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gameopt.reversi._bitboard import hash_position
+from gameopt.reversi._bitboard import hash_position, popcount
 
-__all__ = ["new_table", "probe", "store", "LOWER", "UPPER", "MOVE", "DEPTH"]
+__all__ = ["new_table", "probe", "store", "purge", "LOWER", "UPPER", "MOVE", "DEPTH"]
 
 LOWER, UPPER, MOVE, DEPTH = 0, 1, 2, 3
 
@@ -83,3 +83,22 @@ def store(keys: np.ndarray, data: np.ndarray, P: np.uint64, O: np.uint64, depth:
     if move >= 0:
         data[slot, MOVE] = move
     data[slot, DEPTH] = depth
+
+
+@njit(cache=True)
+def purge(keys: np.ndarray, data: np.ndarray, discs: int) -> int:
+    """Empty every slot whose position has fewer than ``discs`` discs (as :func:`new_table`
+    leaves a slot: all zero); the number emptied. O(slots).
+
+    A game only adds discs, so once the board has ``discs`` discs those positions never
+    come back: a table kept from move to move drops them and keeps the rest."""
+    n = 0
+    for i in range(keys.shape[0]):
+        both = keys[i, 0] | keys[i, 1]
+        if both != 0 and popcount(both) < discs:
+            keys[i, 0] = 0
+            keys[i, 1] = 0
+            for j in range(4):
+                data[i, j] = 0
+            n += 1
+    return n

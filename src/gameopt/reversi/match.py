@@ -68,7 +68,7 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book, read_book
 from gameopt.reversi.external import ExternalPlayer
-from gameopt.reversi.search import EvalKind, SearchParams, search, solve
+from gameopt.reversi.search import EvalKind, SearchParams, SearchTable, search, solve
 from gameopt.reversi.timing import TimeControl, timed_move
 
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
@@ -108,7 +108,10 @@ class Player:
     With a ``control`` (:class:`~gameopt.reversi.timing.TimeControl`: time per move or a
     game clock) the engine thinks by time instead of to ``depth``
     (:func:`~gameopt.reversi.timing.timed_move`); a game clock is kept per game by
-    :meth:`seat`.
+    :meth:`seat`, and with ``keep_table`` (the default) the transposition table too
+    (:class:`~gameopt.reversi.search.SearchTable`: each move starts from what the side's
+    earlier searches stored). At a fixed depth every search starts from an empty table,
+    so a replayed match plays the same games.
     """
 
     name: str
@@ -119,6 +122,7 @@ class Player:
     eval_file: str | None = None
     control: TimeControl | None = None
     variety: float = 0.0
+    keep_table: bool = True
 
     def search_params(self) -> SearchParams:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
@@ -146,21 +150,29 @@ class Player:
         variety. With a game clock, the time each move took (on the control's clock) is
         taken off it."""
         varied = self.book is not None and self.variety > 0
-        if not varied and (self.control is None or self.control.clock is None):
+        if not varied and self.control is None:
             return nullcontext(lambda start, moves, board: self.choose(board))
         control = self.control
         clock = {"left": None if control is None else control.clock}
         rngs: list[np.random.Generator] = []
+        table = self.new_table()
 
         def move(start: Board, moves: Sequence[Move], board: Board) -> Move:
             if varied and not rngs:
                 rngs.append(_game_rng(start, moves, board.side))
             m, _, used = self.decide(board, self.variety, rngs[0] if rngs else None,
-                                     remaining=clock["left"])
+                                     remaining=clock["left"], table=table)
             if control is not None and clock["left"] is not None:
                 clock["left"] += control.increment - used
             return m
         return nullcontext(move)
+
+    def new_table(self) -> SearchTable | None:
+        """A transposition table for one game's moves (None: at a fixed depth, or
+        ``keep_table`` off), sized by the parameters' ``tt_bits``."""
+        if self.control is None or not self.keep_table:
+            return None
+        return SearchTable(self.params.tt_bits)
 
     def think(self, board: Board, variety: float = 0.0,
               rng: np.random.Generator | None = None,
@@ -175,8 +187,10 @@ class Player:
 
     def decide(self, board: Board, variety: float = 0.0,
                rng: np.random.Generator | None = None,
-               remaining: float | None = None) -> tuple[Move, str, float]:
-        """:meth:`think`, with the seconds the search took (0 for a book or forced move)."""
+               remaining: float | None = None, table: SearchTable | None = None
+               ) -> tuple[Move, str, float]:
+        """:meth:`think`, with the seconds the search took (0 for a book or forced move);
+        ``table``: the game's table from :meth:`new_table` (by time only)."""
         moves = board.legal_moves()
         if moves == [PASS]:
             return PASS, "must pass", 0.0
@@ -189,7 +203,7 @@ class Player:
         params = self.search_params()
         if self.control is not None:
             r = timed_move(board, self.control, remaining, end_empties=self.end_empties,
-                           params=params)
+                           params=params, table=table)
             note = (f"exact {r.score:+.0f}" if r.exact
                     else f"eval {r.score:+.2f} at depth {r.depth}")
             note += f" in {r.seconds:.2f} s"
@@ -204,8 +218,8 @@ class Player:
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,book=FILE,
-        variety=V`` (any order, all optional) -> Player.
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,keep=0|1,
+        book=FILE,variety=V`` (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -213,7 +227,9 @@ class Player:
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
-        ``mpct=T`` sets its confidence. ``book=FILE`` plays the book's moves while the
+        ``mpct=T`` sets its confidence, ``keep=0`` starts every timed search from an
+        empty transposition table (default ``keep=1``: kept from move to move in a game).
+        ``book=FILE`` plays the book's moves while the
         position is in it, ``variety=V`` (with a book) any book move within V discs of the
         best (see the class notes).
         """
@@ -226,6 +242,7 @@ class Player:
         mpc_t: float | None = None
         book: Book | None = None
         variety = 0.0
+        keep = True
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "book" and value:
@@ -247,6 +264,9 @@ class Player:
             if key == "mpc" and value in ("0", "1"):
                 mpc = value == "1"
                 continue
+            if key == "keep" and value in ("0", "1"):
+                keep = value == "1"
+                continue
             if key == "mpct":
                 mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
                 continue
@@ -256,8 +276,8 @@ class Player:
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T, book=FILE, variety=V or "
-                                        "nboard=COMMAND")
+                                        "mpc=0|1, mpct=T, keep=0|1, book=FILE, "
+                                        "variety=V or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
@@ -279,7 +299,8 @@ class Player:
             except InvalidInputError as e:
                 raise InvalidInputError(f"player {name}: {e}") from None
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
-                   eval_file=eval_file, control=control, book=book, variety=variety)
+                   eval_file=eval_file, control=control, book=book, variety=variety,
+                   keep_table=keep)
 
 
 def _spec_number(name: str, part: str, what: str) -> float:

@@ -16,7 +16,8 @@ Commands handled (anything else is ignored, as the protocol asks):
                      sends it again whenever it likes), I seconds added per move; after
                      each ``go`` the time used is taken off (a gameopt extension).
 ``set movetime S``   think S seconds per move (a gameopt extension). Both use the wall
-                     clock and :func:`~gameopt.reversi.timing.timed_move`.
+                     clock and :func:`~gameopt.reversi.timing.timed_move`, with one
+                     transposition table kept from search to search.
 ``set game GGF``     the position is the end of this GGF game.
 ``set contempt C``   stored (draws are scored as 0 either way for now).
 ``move M[/E/T]``     play M (``PA`` passes) on the current position.
@@ -65,7 +66,7 @@ from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
-from gameopt.reversi.search import SearchResult, search, solve
+from gameopt.reversi.search import SearchResult, SearchTable, search, solve
 from gameopt.reversi.timing import MIN_SECONDS, TimeControl, timed_move
 
 __all__ = ["NBoardEngine", "run"]
@@ -141,6 +142,7 @@ class NBoardEngine:
         self.depth = 8
         self.control: TimeControl | None = None  # thinking by time (set time / movetime)
         self.remaining: float | None = None  # seconds left on the game clock
+        self._table: SearchTable | None = None  # kept between searches by time
         self.contempt = 0.0
         self.version = 0
         self._stop = StopFlag()
@@ -282,8 +284,10 @@ class NBoardEngine:
         control = control or self.control
         if control is not None:
             remaining = self.remaining if control is self.control else None
+            if self._table is None:  # one table for the session: entries are positions
+                self._table = SearchTable()
             return timed_move(board, control, remaining, end_empties=self.end_depth(),
-                              stop=self._stop)
+                              stop=self._stop, table=self._table)
         if board.empties <= self.end_depth():
             return solve(board, Limit(stop=self._stop))
         return search(board, Limit(depth=max(1, depth), stop=self._stop))

@@ -25,6 +25,7 @@ import numpy as np
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import BLACK, PASS, WHITE, Board, Move
 from gameopt.reversi.match import Player
+from gameopt.reversi.search import SearchTable
 
 __all__ = ["PlaySession", "play"]
 
@@ -54,6 +55,9 @@ class PlaySession:
         #: seconds left on the engine's game clock per colour (with a clock control)
         self.clocks: dict[str, float] | None = (None if start is None
                                                 else {BLACK: start, WHITE: start})
+        #: each colour's transposition table, kept while the engine thinks by time
+        self._tables: dict[str, SearchTable | None] = {}
+        self._tables_for: Player | None = None
 
     @property
     def board(self) -> Board:
@@ -80,10 +84,15 @@ class PlaySession:
         """The engine's move and a note (its evaluation) for the current position; on a game
         clock, the time used is taken off the mover's clock (the increment added)."""
         side = self.board.side
+        if self._tables_for is not self.engine:  # a new level: new tables
+            self._tables, self._tables_for = {}, self.engine
+        if side not in self._tables:
+            self._tables[side] = self.engine.new_table()
+        remaining = None if self.clocks is None else self.clocks[side]
+        m, note, used = self.engine.decide(self.board, self.variety, self.rng, remaining,
+                                           table=self._tables[side])
         if self.clocks is None or self.engine.control is None:
-            return self.engine.think(self.board, self.variety, self.rng)
-        m, note, used = self.engine.decide(self.board, self.variety, self.rng,
-                                           self.clocks[side])
+            return m, note
         self.clocks[side] += self.engine.control.increment - used
         return m, f"{note}; {max(0.0, self.clocks[side]):.1f} s left"
 

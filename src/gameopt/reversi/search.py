@@ -34,7 +34,8 @@ from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.probcut import MpcTable, shipped_mpc
 from gameopt.reversi.weights import check_kernel_table, shipped_kernel_weights
 
-__all__ = ["EvalKind", "SearchParams", "SearchResult", "search", "solve", "evaluate"]
+__all__ = ["EvalKind", "SearchParams", "SearchResult", "SearchTable", "search", "solve",
+           "evaluate"]
 
 
 class EvalKind(IntEnum):
@@ -332,11 +333,69 @@ def _load_kernels(w: np.ndarray) -> None:
     _loaded.add(kind)
 
 
+class SearchTable:
+    """A transposition table kept from one search to the next: one side's moves in a game.
+
+    :func:`search` and :func:`solve` given ``table=`` start from what the earlier searches
+    stored instead of from an empty table (as Edax and Zebra keep theirs between moves): the
+    iterations that the previous move's search already made below the new root cost little,
+    and a 2**20-slot table is not allocated and faulted in again at every move. Before each
+    search the slots of positions with fewer discs than its board (never seen again in a
+    game) are emptied (:func:`gameopt.reversi._tt.purge`, O(slots), on the search's clock),
+    and the whole table when the evaluation or the selective settings differ from the last
+    search's (its values would mean something else). A stored range is a proven bound at
+    its depth whichever search stored it, so exact scores stay exact. One search at a time.
+
+    Parameters
+    ----------
+    bits : int
+        The table has 2**bits slots of 32 bytes (4..30; 20: 32 MB). It replaces
+        ``SearchParams.tt_bits`` for the searches that use it.
+
+    Raises
+    ------
+    InvalidInputError
+        ``bits`` outside 4..30.
+    """
+
+    def __init__(self, bits: int = 20) -> None:
+        if isinstance(bits, bool) or not isinstance(bits, int) or not 4 <= bits <= 30:
+            raise InvalidInputError(f"table bits {bits!r}: expected 4..30")
+        self.bits = bits
+        self.keys, self.data = _tt.new_table(bits)
+        self._key: tuple[Any, ...] | None = None
+
+    def clear(self) -> None:
+        """Forget every stored position (a new game)."""
+        self.keys.fill(0)
+        self.data.fill(0)
+        self._key = None
+
+    def used(self) -> int:
+        """Slots holding a position. O(slots)."""
+        return int(np.count_nonzero(self.keys[:, 0] | self.keys[:, 1]))
+
+    def _take(self, board: Board, params: SearchParams, w: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """The arrays for a search of ``board``: stale slots emptied, or all of them if the
+        values would mean something else now."""
+        key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape,
+               id(params.mpc_table), params.mpc_t, params.end_sel_min, params.end_sel_d4,
+               params.end_sel_sigma, params.end_sel_bias)
+        if key != self._key:
+            self.clear()
+            self._key = key
+        else:
+            _tt.purge(self.keys, self.data, 64 - board.empties)
+        return self.keys, self.data
+
+
 class _Run:
     """One search's arrays, stop rule and progress report."""
 
     def __init__(self, params: SearchParams, limit: Limit,
-                 progress: ProgressCallback | None) -> None:
+                 progress: ProgressCallback | None, board: Board | None = None,
+                 table: SearchTable | None = None) -> None:
         self.params = params
         self.progress = progress
         self.st = np.zeros(pp.N_ST, dtype=np.int64)
@@ -347,8 +406,12 @@ class _Run:
         # the solver's searches, 3.16 G without; README, "The network at depth 6 and 8")
         self.w_end = _eval.without_network(self.w)
         _load_kernels(self.w)
-        self.keys, self.data = _tt.new_table(params.tt_bits)
-        self.rule = limit.start()
+        if table is None or board is None:
+            self.keys, self.data = _tt.new_table(params.tt_bits)
+            self.rule = limit.start()
+        else:  # the purge is the search's work: on its clock
+            self.rule = limit.start()
+            self.keys, self.data = table._take(board, params, self.w)
         self.flag = self.rule.flag.array
         self.mid_kernel = _midgame.search_mpc if self.par[pp.MPC] else _midgame.search
 
@@ -460,7 +523,7 @@ def _resolve_mpc(params: SearchParams, limit: Limit) -> SearchParams:
 
 def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
            progress: ProgressCallback | None = None, *,
-           soft_time: float | None = None) -> SearchResult:
+           soft_time: float | None = None, table: SearchTable | None = None) -> SearchResult:
     """Iterative-deepening PVS to ``limit.depth`` plies, within the limit's time and nodes.
 
     When the depth reaches the number of empty squares the search finishes with the exact
@@ -483,6 +546,16 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
     soft_time : float or None
         Seconds on the limit's clock after which no new iteration starts (the time
         manager's target; ``limit.time`` stays the hard bound that stops an iteration).
+    table : SearchTable or None
+        A transposition table kept from earlier searches (None: a new empty one).
+
+    Returns
+    -------
+    SearchResult
+        The last completed iteration's move, score and depth; when a limit cut the next
+        iteration short after its first move (the previous best) was searched and a later
+        move was proven better at that depth, that move, its score and that depth
+        (``stopped`` is set either way).
 
     Raises
     ------
@@ -502,8 +575,9 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
     if not moves or moves == [PASS]:
         if not moves:
             return _game_over(board, limit)
-        return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time))
-    run = _Run(_resolve_mpc(params, limit), limit, progress)
+        return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time,
+                              table=table))
+    run = _Run(_resolve_mpc(params, limit), limit, progress, board, table)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
@@ -518,6 +592,7 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
                 break
             v, scores = run.mid_root(board, d, order)
             if run.stopped:
+                best = _cut_short(run, board, d, order, scores) or best
                 break
             order = _rank(order, scores)
             first = Move(order[0])
@@ -530,6 +605,22 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
             return run.result(Move(order[0]), 0.0, False, 0, (Move(order[0]),), True)
         return run.result(best.move, best.score, best.exact, best.depth, best.pv, run.stopped,
                           best.bound)
+
+
+def _cut_short(run: _Run, board: Board, depth: int, order: list[int], scores: np.ndarray
+               ) -> SearchResult | None:
+    """What an iteration cut short proved: after the first root move (the previous
+    iteration's best) was searched, a later move whose value at ``depth`` is higher (its
+    PVS re-search finished; a null-window fail low is a bound no higher than the best so
+    far). None if it proved no such move."""
+    if scores[0] == -_midgame.INF:
+        return None
+    i = int(np.argmax(scores))  # the first of equal values: an exact one, not a bound
+    if i == 0:
+        return None
+    move = Move(order[i])
+    pv = (move,) + _pv_from_table(run, board.play(move), depth - 1)
+    return run.result(move, int(scores[i]) / 100.0, False, depth, pv)
 
 
 def _game_over(board: Board, limit: Limit) -> SearchResult:
@@ -561,7 +652,7 @@ def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
 
 def solve(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
           progress: ProgressCallback | None = None, alpha: int = -64,
-          beta: int = 64) -> SearchResult:
+          beta: int = 64, *, table: SearchTable | None = None) -> SearchResult:
     """Exact final disc difference with perfect play, the best move and a principal variation.
 
     Root moves are ordered by a shallow midgame search (``end_root_depth`` plies, at most
@@ -582,6 +673,8 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         moves, best so far, {"nodes", "window"})`` (again for each aspiration window).
     alpha, beta : int
         The window; outside it the result's ``bound`` is a bound on the game value.
+    table : SearchTable or None
+        A transposition table kept from earlier searches (None: a new empty one).
 
     Raises
     ------
@@ -596,8 +689,9 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
     if not moves:
         return _game_over(board, limit)
     if moves == [PASS]:
-        return _passed(solve(board.play(PASS), limit, params, progress, -beta, -alpha))
-    run = _Run(params, limit, progress)
+        return _passed(solve(board.play(PASS), limit, params, progress, -beta, -alpha,
+                             table=table))
+    run = _Run(params, limit, progress, board, table)
     with run.rule.watch():
         order = [m.square for m in moves]
         shallow = min(board.empties - 10, params.end_root_depth)

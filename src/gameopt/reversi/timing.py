@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from gameopt.core import CLOCKS, Clock, Limit, StopFlag, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
-from gameopt.reversi.search import SearchParams, SearchResult, search, solve
+from gameopt.reversi.search import SearchParams, SearchResult, SearchTable, search, solve
 
 __all__ = ["TimeControl", "timed_move", "MIN_SECONDS"]
 
@@ -102,7 +102,8 @@ class TimeControl:
 
 def timed_move(board: Board, control: TimeControl, remaining: float | None = None, *,
                end_empties: int = 14, params: SearchParams | None = None,
-               stop: StopFlag | None = None) -> SearchResult:
+               stop: StopFlag | None = None, table: SearchTable | None = None
+               ) -> SearchResult:
     """The engine's move on ``board`` within ``control`` (``remaining``: seconds left on the
     game clock).
 
@@ -112,6 +113,8 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     hard budget; if it is stopped, a midgame search with the rest. The result's ``seconds``
     is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
     (another thread's switch) ends the thinking at once: the result is then ``stopped``.
+    ``table``: the side's transposition table kept from its earlier moves (None: a new
+    one for each search).
 
     Raises
     ------
@@ -124,12 +127,12 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     kind = control.kind
     if board.empties > end_empties:
         return search(board, Limit(time=hard, clock=kind, stop=stop), params,
-                      soft_time=soft)
-    r = solve(board, Limit(time=0.75 * hard, clock=kind, stop=stop), params)
+                      soft_time=soft, table=table)
+    r = solve(board, Limit(time=0.75 * hard, clock=kind, stop=stop), params, table=table)
     if not r.stopped or (stop is not None and stop.is_set()):
         return r
     rest = max(MIN_SECONDS, hard - r.seconds)
     m = search(board, Limit(time=rest, clock=kind, depth=max(1, board.empties - 1),
-                            stop=stop), params, soft_time=0.5 * rest)
+                            stop=stop), params, soft_time=0.5 * rest, table=table)
     return SearchResult(m.move, m.score, m.exact, m.depth, m.pv, r.nodes + m.nodes,
                         r.seconds + m.seconds, True, m.clock, m.bound)
