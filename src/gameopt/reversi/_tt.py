@@ -30,7 +30,7 @@ LOWER, UPPER, MOVE, DEPTH = 0, 1, 2, 3
 
 
 def new_table(log2_size: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    """An empty table of ``2**log2_size`` slots (24 bytes each)."""
+    """An empty table of ``2**log2_size`` slots (32 bytes each: 16 of key, 16 of data)."""
     n = 1 << log2_size
     return np.zeros((n, 2), dtype=np.uint64), np.zeros((n, 4), dtype=np.int32)
 

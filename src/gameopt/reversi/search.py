@@ -80,7 +80,7 @@ class SearchParams:
     stability : bool
         The stability cutoff of the exact solver.
     tt_bits : int
-        The table has 2**tt_bits slots of 24 bytes (20: 24 MB).
+        The table has 2**tt_bits slots of 32 bytes (20: 32 MB).
     eval_kind : EvalKind
         The evaluation: ``EvalKind.PATTERN`` (default) the trained pattern evaluation,
         ``EvalKind.HEURISTIC`` the hand-set heuristic (an int 0/1 is accepted).
@@ -265,7 +265,8 @@ class SearchResult:
     exact : bool
         The score is the proven game value (an exact solve finished).
     depth : int
-        Plies of the last completed iteration (the number of empties when exact).
+        Plies of the last completed iteration (the number of empties when exact), or of
+        the iteration a limit cut short when it proved a better move (see :func:`search`).
     pv : tuple of Move
         Principal variation, starting with ``move``.
     nodes : int
@@ -273,7 +274,8 @@ class SearchResult:
     seconds : float
         Time the search took on ``clock`` (kernel compile and load time excluded).
     stopped : bool
-        A limit cut the last iteration short; the result is the last completed one.
+        A limit cut the last iteration short; the result is the last completed one (or
+        that better move).
     clock : str
         ``"cpu"`` or ``"wall"``: the clock of the :class:`~gameopt.core.Limit`.
     bound : float or None
