@@ -27,12 +27,14 @@ player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
                             (default 12), pattern weights FILE (default: the shipped
                             trained weights; eval=heuristic: the hand-set heuristic)
-  time=S | clock=S,inc=S, cpu|wall, mpc=0|1, mpct=T
+  time=S | clock=S,inc=S, cpu|wall, mpc=0|1, mpct=T, keep=0|1
                             this engine thinks S seconds per move, or on a game clock of
                             S seconds (plus inc per move), on CPU time unless wall;
                             mpc=1|0: Multi-ProbCut in the midgame on|off (default: on
                             when thinking by time, off at a fixed depth); mpct=T: its
-                            confidence in standard deviations (default 1.5)
+                            confidence in standard deviations (default 1.5); keep=0:
+                            a new transposition table for every timed search (default
+                            keep=1: one kept through the game)
   book=FILE,variety=V       this engine plays the book's moves while it can (default: no
                             book), any within V discs of the best (default 0: the best),
                             drawn per game
