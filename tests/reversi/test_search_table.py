@@ -100,6 +100,32 @@ def test_a_table_is_cleared_for_another_evaluation() -> None:
     assert table.used() == 0
 
 
+def test_selective_entries_never_reach_a_full_width_search() -> None:
+    # Multi-ProbCut bounds are not proven: switching it off clears the table
+    line = _line(24)
+    table = SearchTable(16)
+    mpc = SearchParams(tt_bits=16, mpc=True)
+    for b in line[4:20:3]:  # the same position searched selectively, then full width
+        search(b, Limit(depth=8), mpc, table=table)
+        assert search(b, Limit(depth=8), SMALL, table=table).score == \
+            search(b, Limit(depth=8), SMALL).score
+    # and a timed move (Multi-ProbCut in all its searches) after a full-width search
+    r = timed_move(line[16], TimeControl(move=0.02), end_empties=14, params=SMALL,
+                   table=table)
+    assert r.move in line[16].legal_moves()
+
+
+def test_a_stopped_solve_leaves_only_proven_bounds() -> None:
+    b = next(x for x in _line(64) if x.empties <= 18 and len(x.legal_moves()) > 1)
+    table = SearchTable(16)
+    cut = solve(b, Limit(nodes=20_000), SMALL, table=table)
+    assert cut.stopped and not cut.exact
+    exact = solve(b, params=SMALL)
+    again = solve(b, params=SMALL, table=table)
+    assert (again.score, again.exact) == (exact.score, True)
+    assert again.nodes < exact.nodes + cut.nodes
+
+
 def test_table_size_is_checked() -> None:
     for bits in (3, 31, 2.5, True):
         with pytest.raises(InvalidInputError, match="table bits"):
@@ -129,7 +155,7 @@ def test_an_iteration_cut_short_gives_a_move_it_proved_better() -> None:
         assert -search(prev, Limit(depth=r.depth - 1), SMALL).score < r.score
         assert r.pv[0] == r.move and len(r.pv) > 1
         cut += 1
-    assert cut == 2  # 12288 (c3 at depth 7 after c4 at 6) and 40960 (c4 at 8 after c3)
+    assert cut >= 1  # here 2: 12288 (c3 at depth 7 after c4 at 6), 40960 (c4 at 8 after c3)
 
 
 def test_timed_players_keep_a_table_per_game_unless_told() -> None:
@@ -144,3 +170,49 @@ def test_timed_players_keep_a_table_per_game_unless_told() -> None:
     for b in (line[0], line[2], line[-1]):
         r = timed_move(b, TimeControl(move=0.02), end_empties=14, params=SMALL, table=table)
         assert r.move in b.legal_moves()
+
+
+def _spy(monkeypatch: pytest.MonkeyPatch, module: object) -> list[SearchTable | None]:
+    """Record the table of every timed move made through ``module``'s ``timed_move``."""
+    seen: list[SearchTable | None] = []
+    real = timed_move
+
+    def spy(*args: object, **kw: object) -> object:
+        table = kw.get("table")
+        seen.append(table if isinstance(table, SearchTable) else None)
+        return real(*args, **kw)  # type: ignore[arg-type]
+    monkeypatch.setattr(module, "timed_move", spy)
+    return seen
+
+
+def test_match_play_and_nboard_keep_their_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gameopt.reversi.match as match_mod
+    import gameopt.reversi.nboard as nboard_mod
+    from gameopt.reversi.nboard import NBoardEngine
+    from gameopt.reversi.play import PlaySession
+
+    seen = _spy(monkeypatch, match_mod)
+    fast = "time=0.003,end=8"
+    match_mod.play_game(parse_player(fast, "a"), parse_player(fast, "b"), OPENING)
+    tables = {id(t) for t in seen}
+    assert None not in seen and len(tables) == 2 and len(seen) > 10  # one per side
+    seen.clear()
+    match_mod.play_game(parse_player(fast + ",keep=0", "a"), Player("b", depth=1), OPENING)
+    assert seen and all(t is None for t in seen)
+    seen.clear()
+    session = PlaySession(parse_player(fast, "e"), human="")
+    for _ in range(4):
+        move, _ = session.engine_move()
+        session.push(move)
+    assert len(seen) == 4 and len({id(t) for t in seen}) == 2 and None not in seen
+
+    nb_seen = _spy(monkeypatch, nboard_mod)
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    for line in ("nboard 2", "set movetime 0.003", "go"):
+        e.handle(line)
+    e.wait_search()
+    e.handle("go")
+    e.wait_search()
+    assert len(nb_seen) == 2 and nb_seen[0] is nb_seen[1] is not None
+    assert sum(x.startswith("===") for x in out) == 2

@@ -332,6 +332,7 @@ def _load_kernels(w: np.ndarray) -> None:
                st, flag, par, w, keys, data)
     full = np.uint64((1 << 64) - 1)  # no empty square: compiled whole, solved at once
     _endgame.search(full, np.uint64(0), -64, 64, st, flag, par, w, keys, data)
+    _tt.purge(keys, data, 0)  # a kept table's purge runs on a search's clock
     _loaded.add(kind)
 
 
@@ -344,9 +345,13 @@ class SearchTable:
     and a 2**20-slot table is not allocated and faulted in again at every move. Before each
     search the slots of positions with fewer discs than its board (never seen again in a
     game) are emptied (:func:`gameopt.reversi._tt.purge`, O(slots), on the search's clock),
-    and the whole table when the evaluation or the selective settings differ from the last
-    search's (its values would mean something else). A stored range is a proven bound at
-    its depth whichever search stored it, so exact scores stay exact. One search at a time.
+    and the whole table when the evaluation (the weights array), Multi-ProbCut (on or off,
+    its table and confidence) or the exact solver's selective passes differ from the last
+    search's: its ranges would be bounds of another search. Midgame, exact and selective
+    entries never share a table depth (a midgame node has fewer plies to go than empties;
+    exact ones are stored at the empties, selective ones below 0), so exact scores stay
+    exact, and a full-width search at a fixed depth gets the values of a new table. Weights
+    changed in place are not seen: :meth:`clear` the table then. One search at a time.
 
     Parameters
     ----------
@@ -366,12 +371,16 @@ class SearchTable:
         self.bits = bits
         self.keys, self.data = _tt.new_table(bits)
         self._key: tuple[Any, ...] | None = None
+        self._held: tuple[Any, ...] = ()  # what the key's addresses point to, kept alive
+        self._empty = True
 
     def clear(self) -> None:
-        """Forget every stored position (a new game)."""
-        self.keys.fill(0)
-        self.data.fill(0)
-        self._key = None
+        """Forget every stored position (a new game, or weights changed in place)."""
+        if not self._empty:
+            self.keys.fill(0)
+            self.data.fill(0)
+            self._empty = True
+        self._key, self._held = None, ()
 
     def used(self) -> int:
         """Slots holding a position. O(slots)."""
@@ -381,14 +390,20 @@ class SearchTable:
               ) -> tuple[np.ndarray, np.ndarray]:
         """The arrays for a search of ``board``: stale slots emptied, or all of them if the
         values would mean something else now."""
-        key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape,
-               id(params.mpc_table), params.mpc_t, params.end_sel_min, params.end_sel_d4,
+        mpc = bool(params.mpc)
+        key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
+               id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
+               params.end_selectivity, params.end_sel_min, params.end_sel_d4,
                params.end_sel_sigma, params.end_sel_bias)
-        if key != self._key:
+        # selective passes search with the patterns alone (_eval.without_network) and
+        # store midgame entries: with a network they would mix two evaluations
+        mixed = bool(params.end_selectivity) and len(w) != len(_eval.without_network(w))
+        if key != self._key or mixed:
             self.clear()
-            self._key = key
+            self._key, self._held = key, (w, params.mpc_table)
         else:
             _tt.purge(self.keys, self.data, 64 - board.empties)
+        self._empty = False
         return self.keys, self.data
 
 

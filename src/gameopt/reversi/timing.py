@@ -22,7 +22,7 @@ moves left, a hard limit for an iteration that runs long, no new iteration past 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gameopt.core import CLOCKS, Clock, Limit, StopFlag, check_seconds
 from gameopt.errors import InvalidInputError
@@ -110,7 +110,9 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     With more than ``end_empties`` empties: iterative deepening with the soft and hard
     budgets of :meth:`TimeControl.allot` (a search that reaches the number of empties ends
     with the exact solver). From ``end_empties`` down: the exact solve, given most of the
-    hard budget; if it is stopped, a midgame search with the rest. The result's ``seconds``
+    hard budget; if it is stopped, a midgame search with the rest. Every midgame search of
+    the move (the solver's root ordering and that fallback too) uses Multi-ProbCut unless
+    ``params.mpc`` says otherwise. The result's ``seconds``
     is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
     (another thread's switch) ends the thinking at once: the result is then ``stopped``.
     ``table``: the side's transposition table kept from its earlier moves (None: a new
@@ -123,6 +125,9 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     """
     if board.is_game_over():
         raise InvalidInputError(f"timed move: the game is over in {board}")
+    params = params or SearchParams()
+    if params.mpc is None:  # by time: Multi-ProbCut in every midgame search of the move
+        params = replace(params, mpc=True)  # (one setting, so a kept table stays valid)
     soft, hard = control.allot(board.empties, remaining)
     kind = control.kind
     if board.empties > end_empties:
