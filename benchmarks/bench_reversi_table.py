@@ -5,9 +5,10 @@ strength benchmark), a game line is played from it by depth-6 searches (exact fr
 empties). Each side's positions with more than ``--depth`` + 2 empties are then searched
 in game order as a timed engine searches them (Multi-ProbCut on), twice per line:
 
-* to ``--depth`` plies: nodes and CPU seconds (the search's own clock), with a new table
-  for every search [baseline] and with one :class:`~gameopt.reversi.search.SearchTable`
-  per side kept through the game (its purge of stale slots counted in its time);
+* to ``--depth`` plies: nodes and this process's CPU seconds around each search call (a
+  new table's allocation counted, as a kept table's purge is), with a new table for every
+  search [baseline] and with one :class:`~gameopt.reversi.search.SearchTable` per side
+  kept through the game;
 * with ``--time T``: ``T`` CPU seconds a move (:func:`~gameopt.reversi.timing.timed_move`),
   the mean depth reached per band of empties, both ways.
 

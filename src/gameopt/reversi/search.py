@@ -386,10 +386,11 @@ class SearchTable:
         """Slots holding a position. O(slots)."""
         return int(np.count_nonzero(self.keys[:, 0] | self.keys[:, 1]))
 
-    def _take(self, board: Board, params: SearchParams, w: np.ndarray
+    def _take(self, board: Board, params: SearchParams, w: np.ndarray, w_end: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray]:
-        """The arrays for a search of ``board``: stale slots emptied, or all of them if the
-        values would mean something else now."""
+        """The arrays for a search of ``board`` with the weights table ``w`` (``w_end``: its
+        patterns alone, as the solver reads them): stale slots emptied, or all of them if
+        the values would mean something else now."""
         mpc = bool(params.mpc)
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
@@ -397,7 +398,7 @@ class SearchTable:
                params.end_sel_sigma, params.end_sel_bias)
         # selective passes search with the patterns alone (_eval.without_network) and
         # store midgame entries: with a network they would mix two evaluations
-        mixed = bool(params.end_selectivity) and len(w) != len(_eval.without_network(w))
+        mixed = bool(params.end_selectivity) and len(w) != len(w_end)
         if key != self._key or mixed:
             self.clear()
             self._key, self._held = key, (w, params.mpc_table)
@@ -428,7 +429,7 @@ class _Run:
             self.rule = limit.start()
         else:  # the purge is the search's work: on its clock
             self.rule = limit.start()
-            self.keys, self.data = table._take(board, params, self.w)
+            self.keys, self.data = table._take(board, params, self.w, self.w_end)
         self.flag = self.rule.flag.array
         self.mid_kernel = _midgame.search_mpc if self.par[pp.MPC] else _midgame.search
 
