@@ -18,6 +18,8 @@ from gameopt.reversi._eval import (
     PATTERN,
     evaluate,
     evaluate_indexed,
+    evaluate_indexed_lazy,
+    evaluate_lazy,
     pattern_indices,
     without_network,
 )
@@ -29,7 +31,7 @@ from gameopt.reversi.search import SearchParams, search
 from gameopt.reversi.train import TrainData, features, write_data
 from gameopt.reversi.weights import kernel_weights, read_network, read_weights, write_weights
 from tests.reversi.positions import random_position
-from tests.reversi.test_midgame import WINDOWS, _run
+from tests.reversi.test_midgame import WINDOWS, _run, _same_verdict
 from tests.reversi.test_patterns import _image, _random_positions
 
 search_mod = importlib.import_module("gameopt.reversi.search")
@@ -96,6 +98,69 @@ def test_searches_with_the_network_equal_frame_by_frame(seed: int) -> None:
         for alpha, beta in WINDOWS:
             assert _run(_midgame.search, b, depth, alpha, beta, params, w) == \
                 _run(_midgame.search_frames, b, depth, alpha, beta, params, w)
+
+
+def test_lazy_evaluation_skips_the_network_only_outside_the_window() -> None:
+    """Lazy evaluation, indexed and from scratch: the full value when the pattern value p
+    lies within ``margin`` of the window, else p moved ``margin`` toward it; the same with
+    a table without a network (the pattern value, whatever the window)."""
+    shared = _shared(21)
+    w = _table(shared, _net(22, scale=2.0))
+    plain = DEFAULT_SET.expand(shared)
+    plain.flags.writeable = False
+    ix = np.zeros(N_INSTANCES, dtype=np.int32)
+    rng = np.random.default_rng(23)
+    kinds = set()
+    for b in _random_positions(300, 24):
+        P, O = _pv(b)
+        pattern_indices(P, O, ix)
+        full, p = evaluate(P, O, PATTERN, w), evaluate(P, O, PATTERN, plain)
+        alpha = int(rng.integers(-3000, 3000))
+        beta = alpha + int(rng.choice([1, 2, 500]))
+        margin = int(rng.choice([1, 200, 1000]))
+        want = (p + margin if p + margin <= alpha else p - margin if p - margin >= beta
+                else full)
+        kinds.add("below" if p + margin <= alpha else "above" if p - margin >= beta
+                  else "full")
+        assert evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin) == want
+        assert evaluate_lazy(P, O, w, alpha, beta, margin) == want
+        assert evaluate_indexed_lazy(P, O, ix, plain, alpha, beta, margin) == p
+    assert kinds == {"below", "above", "full"}
+
+
+def test_output_bounds_hold_for_every_position() -> None:
+    """The interval bounds of the network's output contain the kernel's output of every
+    position tried (from the opening to the end), per stage."""
+    net = _net(25, scale=0.5)
+    bounds = net.output_bounds()
+    assert bounds.shape == (N_STAGES, 2) and (bounds[:, 0] <= bounds[:, 1]).all()
+    for b in _random_positions(300, 26):
+        lo, hi = bounds[stage_of(b.empties)]
+        assert lo <= reference_value(b, net) <= hi
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lazy_search_with_a_true_bound_is_the_full_search(seed: int) -> None:
+    """With the margin at the network's guaranteed bound, lazy evaluation never changes a
+    verdict: the same value inside every window and the same side of it outside; with any
+    margin the nested shallow search still equals the frame-by-frame one (values, nodes)."""
+    net = _net(27 + seed, hidden=6, scale=0.05)
+    w = _table(_shared(30 + seed) / 4, net)
+    margin = int(np.abs(net.output_bounds()).max()) + 1
+    for bad in (-1, 6401):
+        with pytest.raises(InvalidInputError, match=f"net_margin {bad}: expected 0..6400"):
+            SearchParams(net_margin=bad)
+    b = random_position(seed, (44, 30, 22)[seed])
+    full = SearchParams(shallow_order=0)
+    for depth in (1, 2, 3, 4, 5):
+        for alpha, beta in WINDOWS:
+            want = _run(_midgame.search, b, depth, alpha, beta, full, w)[0]
+            for m in (margin, 150):
+                lazy = SearchParams(shallow_order=0, net_margin=m)
+                got = _run(_midgame.search, b, depth, alpha, beta, lazy, w)
+                assert got == _run(_midgame.search_frames, b, depth, alpha, beta, lazy, w)
+                if m == margin:
+                    assert _same_verdict(got[0], want, alpha, beta)
 
 
 def test_network_changes_what_the_engine_plays() -> None:

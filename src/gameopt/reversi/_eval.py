@@ -39,7 +39,8 @@ from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, N_STAGES
 
 __all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
            "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
-           "N_INSTANCES", "NET_K", "NET_SE", "NET_SW", "NET_SV", "without_network"]
+           "evaluate_indexed_lazy", "evaluate_lazy", "N_INSTANCES", "NET_K", "NET_SE",
+           "NET_SW", "NET_SV", "without_network"]
 
 HEURISTIC = 0
 PATTERN = 1
@@ -320,6 +321,52 @@ def evaluate_indexed(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray) 
     for i in range(N_INSTANCES):
         v += w[off + ix[i]]
     return v
+
+
+@njit(cache=True, inline="always")
+def _net_of(P: np.uint64, O: np.uint64, ix: np.ndarray, v: int, off: int, w: np.ndarray,
+            alpha: int, beta: int, margin: int) -> int:
+    """The pattern value ``v`` (stage offset ``off``) plus the network's output, unless
+    ``v`` lies ``margin`` or more outside (alpha, beta): then ``v + margin`` (below the
+    window) or ``v - margin`` (above), the bound v would be if the network's output were
+    within ±margin."""
+    if v + margin <= alpha:
+        return v + margin
+    if v - margin >= beta:
+        return v - margin
+    stage = off // _PSTAGE
+    a = _net_start(stage, w)
+    e0 = _NET0 + 1
+    for i in range(N_INSTANCES):
+        a = _add8p(a, w, e0 + ix[i] * _NET_KP)
+    return v + _net_head(a, stage, w)
+
+
+@njit(cache=True, inline="always")
+def evaluate_indexed_lazy(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray,
+                          alpha: int, beta: int, margin: int) -> int:
+    """:func:`evaluate_indexed` with lazy evaluation of the network (Buro's and chess
+    programs' lazy evaluation: skip the costly part when the cheap part already decides):
+    when the pattern value alone lies ``margin`` centi-discs or more outside the window
+    (alpha, beta), the network is not evaluated and the value is that pattern value moved
+    ``margin`` toward the window (a fail-soft bound that holds while the network's output
+    is within ±margin). The value equals :func:`evaluate_indexed`'s whenever it falls
+    inside the window. A table without a network: the pattern value."""
+    v, off = _scalars(P, O, w)
+    for i in range(N_INSTANCES):
+        v += w[off + ix[i]]
+    if w.shape[0] <= _NET0:
+        return v
+    return _net_of(P, O, ix, v, off, w, alpha, beta, margin)
+
+
+@njit(cache=True)
+def evaluate_lazy(P: np.uint64, O: np.uint64, w: np.ndarray, alpha: int, beta: int,
+                  margin: int) -> int:
+    """:func:`evaluate_indexed_lazy` from scratch (the pattern evaluation's table ``w``)."""
+    ix = np.empty(N_INSTANCES, dtype=np.int32)
+    pattern_indices(P, O, ix)
+    return evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin)
 
 
 @njit(cache=True)

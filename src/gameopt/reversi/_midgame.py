@@ -36,6 +36,8 @@ from gameopt.reversi._eval import (
     child_indices,
     evaluate,
     evaluate_indexed,
+    evaluate_indexed_lazy,
+    evaluate_lazy,
     pattern_indices,
     pattern_indices2,
 )
@@ -47,6 +49,7 @@ from gameopt.reversi._params import (
     MPC_FIELDS,
     MPC_MAXD,
     MPC_T,
+    NET_LAZY,
     PVS,
     SHALLOW_ORDER,
     SORT_HEIGHT,
@@ -133,6 +136,8 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
         return -evaluate(O, P, kind, w)
     st[LEAVES] += 1
     if kind == PATTERN:
+        if par[NET_LAZY] > 0:
+            return evaluate_indexed_lazy(P, O, buf[rx], w, alpha, beta, par[NET_LAZY])
         return evaluate_indexed(P, O, buf[rx], w)
     return evaluate(P, O, kind, w)
 
@@ -292,6 +297,9 @@ def _prelude(k: int, fu: np.ndarray, fv: np.ndarray, st: np.ndarray, stop: np.nd
         return sk.PUSHED, 0, U0
     if fv[k, sk.DEPTH] == 0:
         st[LEAVES] += 1
+        if par[EVAL_KIND] == PATTERN and par[NET_LAZY] > 0:
+            return sk.DONE, evaluate_lazy(P, O, w, fv[k, sk.ALPHA], fv[k, sk.BETA],
+                                          par[NET_LAZY]), U0
         return sk.DONE, evaluate(P, O, par[EVAL_KIND], w), U0
     return -1, 0, moves
 

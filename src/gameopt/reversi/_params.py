@@ -43,7 +43,10 @@ MPC_END = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS  # one past the table
 #: midgame: plain nodes this many plies from the horizon and more (up to _midgame.SHALLOW)
 #: search their moves fastest first (fewest replies); 0: square order everywhere
 SHALLOW_ORDER = MPC_END
-N_PAR = SHALLOW_ORDER + 1
+#: midgame, a table with a network: a leaf whose pattern value lies this many centi-discs
+#: or more outside the window skips the network (lazy evaluation; 0: never skipped)
+NET_LAZY = SHALLOW_ORDER + 1
+N_PAR = NET_LAZY + 1
 
 # st
 NODES = 0     # every position visited (each call of a search function)

@@ -129,7 +129,7 @@ class Player:
         if self.eval_file is None:
             return self.params
         return replace(pattern_params(self.eval_file), mpc=self.params.mpc,
-                       mpc_t=self.params.mpc_t)
+                       mpc_t=self.params.mpc_t, net_margin=self.params.net_margin)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -218,8 +218,8 @@ class Player:
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,keep=0|1,
-        book=FILE,variety=V`` (any order, all optional) -> Player.
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,lazy=D,
+        keep=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -227,8 +227,10 @@ class Player:
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
-        ``mpct=T`` sets its confidence, ``keep=0`` starts every timed search from an
-        empty transposition table (default ``keep=1``: kept from move to move in a game).
+        ``mpct=T`` sets its confidence, ``lazy=D`` the network's lazy-evaluation margin in
+        discs (``SearchParams.net_margin``; a weights file with a network), ``keep=0``
+        starts every timed search from an empty transposition table (default ``keep=1``:
+        kept from move to move in a game).
         ``book=FILE`` plays the book's moves while the
         position is in it, ``variety=V`` (with a book) any book move within V discs of the
         best (see the class notes).
@@ -240,6 +242,7 @@ class Player:
         kind_eval: EvalKind | None = None
         mpc: bool | None = None
         mpc_t: float | None = None
+        margin: float | None = None
         book: Book | None = None
         variety = 0.0
         keep = True
@@ -270,13 +273,19 @@ class Player:
             if key == "mpct":
                 mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
                 continue
+            if key == "lazy":
+                margin = _spec_number(name, part, "lazy takes discs (a number)")
+                if not (math.isfinite(margin) and 0.0 <= margin <= 64.0):
+                    raise InvalidInputError(f"player {name}: {part!r}: lazy takes 0..64 "
+                                            "discs")
+                continue
             if key in ("time", "clock", "inc"):
                 times[key] = _spec_number(name, part, f"{key} takes seconds (a number)")
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T, keep=0|1, book=FILE, "
+                                        "mpc=0|1, mpct=T, lazy=D, keep=0|1, book=FILE, "
                                         "variety=V or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
@@ -284,11 +293,13 @@ class Player:
         params = SearchParams() if kind_eval is None else SearchParams(eval_kind=kind_eval)
         if mpc is not None:
             params = replace(params, mpc=mpc)
-        if mpc_t is not None:
-            try:
+        try:
+            if mpc_t is not None:
                 params = replace(params, mpc_t=mpc_t)
-            except InvalidInputError as e:
-                raise InvalidInputError(f"player {name}: {e}") from None
+            if margin is not None:
+                params = replace(params, net_margin=round(100 * margin))
+        except InvalidInputError as e:
+            raise InvalidInputError(f"player {name}: {e}") from None
         control = None
         if times:
             if "inc" in times and "clock" not in times:

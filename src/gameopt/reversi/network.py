@@ -161,6 +161,34 @@ class Network:
         assert len(out) == section_length(self.hidden, ps)
         return out
 
+    def output_bounds(self, ps: PatternSet = DEFAULT_SET) -> npt.NDArray[np.int64]:
+        """Guaranteed bounds on the kernel's output, per stage: shape (N_STAGES, 2), the
+        least and the greatest value in centi-discs over every combination of the
+        instances' configurations (interval arithmetic on the kernel's integers: each
+        instance's contribution to each unit ranges independently over its pattern's
+        configurations, so the bounds hold for every position and are loose). A
+        ``SearchParams.net_margin`` of ``max(-lo, hi)`` over the stages makes lazy
+        evaluation exact."""
+        q = self.quantized()
+        emb, lay = q["embed"], q["layer"]
+        lo = np.zeros(self.hidden, dtype=np.int64)
+        hi = np.zeros(self.hidden, dtype=np.int64)
+        ends = [*ps.base[1:], len(ps.canon)]
+        for t in range(len(ps.base)):
+            c = emb[np.unique(ps.canon[ps.base[t]:ends[t]])] @ lay.T  # (configs, H)
+            n = int(np.count_nonzero(ps.kind == t))
+            lo += n * c.min(axis=0)
+            hi += n * c.max(axis=0)
+        out = np.zeros((N_STAGES, 2), dtype=np.int64)
+        for s in range(N_STAGES):
+            base = q["bias"] + lay @ q["stage"][s]
+            r_lo, r_hi = np.maximum(base + lo, 0), np.maximum(base + hi, 0)
+            w = q["out"]
+            o_lo = int(np.sum(np.where(w >= 0, w * r_lo, w * r_hi)))
+            o_hi = int(np.sum(np.where(w >= 0, w * r_hi, w * r_lo)))
+            out[s] = [(o_lo >> _SHIFT) + q["out_bias"][s], (o_hi >> _SHIFT) + q["out_bias"][s]]
+        return out
+
     def values(self, features: npt.NDArray[np.integer], stages: npt.NDArray[np.integer]
                ) -> npt.NDArray[np.float64]:
         """The network's output in discs (float) for positions given by their features
@@ -173,6 +201,7 @@ class Network:
 
 
 _FIELDS = ("embed", "stage", "layer", "bias", "out", "out_bias")
+_SHIFT = NET_SE + NET_SW + NET_SV
 
 
 def section_length(hidden: int, ps: PatternSet = DEFAULT_SET) -> int:

@@ -139,6 +139,13 @@ class SearchParams:
         :func:`solve`: the depth of the midgame search that orders the root moves and
         guesses the score (the aspiration window), at most ``empties - 10`` plies (2..20;
         below 2 plies no such search).
+    net_margin : int
+        Midgame, with a weights table that carries a network
+        (:mod:`gameopt.reversi.network`): lazy evaluation, in centi-discs. A leaf whose
+        pattern value lies this far or farther outside the search window skips the
+        network and returns that value moved ``net_margin`` toward the window (exact while
+        the network's output stays within ±net_margin; see the README for how often it
+        does). 0 (the default): the network at every leaf. No effect without a network.
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -170,6 +177,7 @@ class SearchParams:
     end_sel_sigma: tuple[int, int, int, int] = (650, 15, 420, 17)
     end_sel_bias: tuple[int, int] = (50, 380)
     end_root_depth: int = 8
+    net_margin: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -195,6 +203,9 @@ class SearchParams:
         for t in self.end_selectivity:
             if not 0 < t <= 10:
                 raise InvalidInputError(f"end_selectivity {t}: expected 0 < t <= 10")
+        if not 0 <= self.net_margin <= 6400:
+            raise InvalidInputError(f"net_margin {self.net_margin}: expected 0..6400 "
+                                    "centi-discs")
         if not 2 <= self.end_root_depth <= 20:
             raise InvalidInputError(f"end_root_depth {self.end_root_depth}: expected 2..20")
         for name in ("end_sel_min", "end_sel_d4"):
@@ -227,6 +238,7 @@ class SearchParams:
         par[pp.END_SEL_D4] = self.end_sel_d4
         par[pp.END_SEL_S0:pp.END_SEL_S0 + 4] = self.end_sel_sigma
         par[pp.END_SEL_B0:pp.END_SEL_B0 + 2] = self.end_sel_bias
+        par[pp.NET_LAZY] = self.net_margin
         table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
         if self.mpc and table is not None:
             par[pp.MPC] = 1
@@ -395,7 +407,7 @@ class SearchTable:
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
                params.end_selectivity, params.end_sel_min, params.end_sel_d4,
-               params.end_sel_sigma, params.end_sel_bias)
+               params.end_sel_sigma, params.end_sel_bias, params.net_margin)
         # selective passes search with the patterns alone (_eval.without_network) and
         # store midgame entries: with a network they would mix two evaluations
         mixed = bool(params.end_selectivity) and len(w) != len(w_end)
