@@ -34,7 +34,8 @@ from gameopt.reversi.network import MAX_HIDDEN, Network, section_length
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS, PatternSet
 
 __all__ = ["WEIGHTS_FORMAT", "SHIPPED", "write_weights", "read_weights", "read_network",
-           "load_npz", "kernel_weights", "shipped_kernel_weights", "check_kernel_table"]
+           "load_npz", "kernel_weights", "shipped_kernel_weights", "check_kernel_table",
+           "pattern_table"]
 
 WEIGHTS_FORMAT = "gameopt-patterns-2"
 #: the trained weights the engine uses by default
@@ -136,6 +137,17 @@ def kernel_weights(path: str) -> npt.NDArray[np.int32]:
     table = np.concatenate([table, net.kernel_section()])
     table.flags.writeable = False
     return table
+
+
+def pattern_table(w: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+    """The pattern stages of a kernel table (a read-only view) without its network's
+    section; ``w`` itself when it has none: the same evaluation without the network."""
+    base = N_STAGES * DEFAULT_SET.kernel_stage_size
+    if w.shape[0] <= base:
+        return w
+    out = w[:base]
+    out.flags.writeable = False
+    return out
 
 
 def check_kernel_table(w: npt.NDArray[np.int32]) -> None:
