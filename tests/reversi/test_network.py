@@ -101,9 +101,10 @@ def test_searches_with_the_network_equal_frame_by_frame(seed: int) -> None:
 
 
 def test_lazy_evaluation_skips_the_network_only_outside_the_window() -> None:
-    """Lazy evaluation, indexed and from scratch: the full value when the pattern value p
-    lies within ``margin`` of the window, else p moved ``margin`` toward it; the same with
-    a table without a network (the pattern value, whatever the window)."""
+    """Lazy evaluation, indexed and from scratch: the pattern value p alone above ``most``
+    empties; else the full value when p lies within ``margin`` of the window, p moved
+    ``margin`` toward it when not (margin 0: the full value whatever the window); a table
+    without a network: p, whatever the window."""
     shared = _shared(21)
     w = _table(shared, _net(22, scale=2.0))
     plain = DEFAULT_SET.expand(shared)
@@ -111,21 +112,27 @@ def test_lazy_evaluation_skips_the_network_only_outside_the_window() -> None:
     ix = np.zeros(N_INSTANCES, dtype=np.int32)
     rng = np.random.default_rng(23)
     kinds = set()
-    for b in _random_positions(300, 24):
+    for b in _random_positions(400, 24):
         P, O = _pv(b)
         pattern_indices(P, O, ix)
         full, p = evaluate(P, O, PATTERN, w), evaluate(P, O, PATTERN, plain)
         alpha = int(rng.integers(-3000, 3000))
         beta = alpha + int(rng.choice([1, 2, 500]))
-        margin = int(rng.choice([1, 200, 1000]))
-        want = (p + margin if p + margin <= alpha else p - margin if p - margin >= beta
-                else full)
-        kinds.add("below" if p + margin <= alpha else "above" if p - margin >= beta
-                  else "full")
-        assert evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin) == want
-        assert evaluate_lazy(P, O, w, alpha, beta, margin) == want
-        assert evaluate_indexed_lazy(P, O, ix, plain, alpha, beta, margin) == p
-    assert kinds == {"below", "above", "full"}
+        margin = int(rng.choice([0, 1, 200, 1000]))
+        most = int(rng.choice([0, 0, 20, 40]))
+        if most and b.empties > most:
+            want, kind = p, "empties"
+        elif margin and p + margin <= alpha:
+            want, kind = p + margin, "below"
+        elif margin and p - margin >= beta:
+            want, kind = p - margin, "above"
+        else:
+            want, kind = full, "full"
+        kinds.add(kind)
+        assert evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin, most) == want
+        assert evaluate_lazy(P, O, w, alpha, beta, margin, most) == want
+        assert evaluate_indexed_lazy(P, O, ix, plain, alpha, beta, margin, most) == p
+    assert kinds == {"empties", "below", "above", "full"}
 
 
 def test_output_bounds_hold_for_every_position() -> None:
@@ -150,13 +157,16 @@ def test_lazy_search_with_a_true_bound_is_the_full_search(seed: int) -> None:
     for bad in (-1, 6401):
         with pytest.raises(InvalidInputError, match=f"net_margin {bad}: expected 0..6400"):
             SearchParams(net_margin=bad)
+    for bad in (-1, 61):
+        with pytest.raises(InvalidInputError, match=f"net_max_empties {bad}: expected 0..60"):
+            SearchParams(net_max_empties=bad)
     b = random_position(seed, (44, 30, 22)[seed])
     full = SearchParams(shallow_order=0)
     for depth in (1, 2, 3, 4, 5):
         for alpha, beta in WINDOWS:
             want = _run(_midgame.search, b, depth, alpha, beta, full, w)[0]
-            for m in (margin, 150):
-                lazy = SearchParams(shallow_order=0, net_margin=m)
+            for m, most in ((margin, 0), (150, 0), (0, b.empties - 2), (150, b.empties - 2)):
+                lazy = SearchParams(shallow_order=0, net_margin=m, net_max_empties=most)
                 got = _run(_midgame.search, b, depth, alpha, beta, lazy, w)
                 assert got == _run(_midgame.search_frames, b, depth, alpha, beta, lazy, w)
                 if m == margin:

@@ -82,14 +82,16 @@ def test_player_specs_with_time() -> None:
     e = parse_player(f"eval={shipped},mpc=1,mpct=2.5", "E")
     assert isinstance(e, Player)
     assert (e.search_params().mpc, e.search_params().mpc_t) == (True, 2.5)
-    f = parse_player(f"eval={shipped},lazy=1.5", "F")  # and the lazy margin, in discs
-    assert isinstance(f, Player) and f.search_params().net_margin == 150
+    f = parse_player(f"eval={shipped},lazy=1.5,netmax=24", "F")  # and the lazy settings
+    assert isinstance(f, Player)
+    assert (f.search_params().net_margin, f.search_params().net_max_empties) == (150, 24)
     for bad, msg in [("time=abc", "seconds"), ("inc=1", "needs clock"),
                      ("time=1,clock=2", "one of them"), ("time=-1", "time per move"),
                      ("mpc=2", "not depth"), ("mpct=x", "mpct takes a number"),
                      ("mpct=11", "mpc_t 11.0"), ("mpct=nan", "mpc_t nan"),
                      ("lazy=x", "lazy takes discs"), ("lazy=-1", "lazy takes 0..64"),
-                     ("lazy=inf", "'lazy=inf': lazy takes 0..64")]:
+                     ("lazy=inf", "'lazy=inf': lazy takes 0..64"),
+                     ("netmax=x", "netmax takes 0..60"), ("netmax=61", "net_max_empties 61")]:
         with pytest.raises(InvalidInputError, match=msg):
             parse_player(bad, "X")
 

@@ -325,15 +325,19 @@ def evaluate_indexed(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray) 
 
 @njit(cache=True, inline="always")
 def _net_of(P: np.uint64, O: np.uint64, ix: np.ndarray, v: int, off: int, w: np.ndarray,
-            alpha: int, beta: int, margin: int) -> int:
+            alpha: int, beta: int, margin: int, most: int) -> int:
     """The pattern value ``v`` (stage offset ``off``) plus the network's output, unless
-    ``v`` lies ``margin`` or more outside (alpha, beta): then ``v + margin`` (below the
-    window) or ``v - margin`` (above), the bound v would be if the network's output were
-    within ±margin."""
-    if v + margin <= alpha:
-        return v + margin
-    if v - margin >= beta:
-        return v - margin
+    the position has more than ``most`` empties (``most`` > 0): then ``v``; or unless
+    ``v`` lies ``margin`` or more outside (alpha, beta) (``margin`` > 0): then
+    ``v + margin`` (below the window) or ``v - margin`` (above), the bound v would be if
+    the network's output were within ±margin."""
+    if most > 0 and popcount(~(P | O)) > most:
+        return v
+    if margin > 0:
+        if v + margin <= alpha:
+            return v + margin
+        if v - margin >= beta:
+            return v - margin
     stage = off // _PSTAGE
     a = _net_start(stage, w)
     e0 = _NET0 + 1
@@ -344,29 +348,31 @@ def _net_of(P: np.uint64, O: np.uint64, ix: np.ndarray, v: int, off: int, w: np.
 
 @njit(cache=True, inline="always")
 def evaluate_indexed_lazy(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray,
-                          alpha: int, beta: int, margin: int) -> int:
-    """:func:`evaluate_indexed` with lazy evaluation of the network (Buro's and chess
-    programs' lazy evaluation: skip the costly part when the cheap part already decides):
-    when the pattern value alone lies ``margin`` centi-discs or more outside the window
-    (alpha, beta), the network is not evaluated and the value is that pattern value moved
-    ``margin`` toward the window (a fail-soft bound that holds while the network's output
-    is within ±margin). The value equals :func:`evaluate_indexed`'s whenever it falls
-    inside the window. A table without a network: the pattern value."""
+                          alpha: int, beta: int, margin: int, most: int) -> int:
+    """:func:`evaluate_indexed` with the network evaluated only where it matters (lazy
+    evaluation, as chess programs skip the costly part when the cheap part decides):
+    not at positions of more than ``most`` empties (``most`` > 0; the pattern value
+    alone), and, with ``margin`` > 0, not when the pattern value alone lies ``margin``
+    centi-discs or more outside the window (alpha, beta): the value is then that pattern
+    value moved ``margin`` toward the window (a fail-soft bound that holds while the
+    network's output is within ±margin). Inside the window, and with ``margin`` and
+    ``most`` both 0, the value is :func:`evaluate_indexed`'s. A table without a network:
+    the pattern value."""
     v, off = _scalars(P, O, w)
     for i in range(N_INSTANCES):
         v += w[off + ix[i]]
     if w.shape[0] <= _NET0:
         return v
-    return _net_of(P, O, ix, v, off, w, alpha, beta, margin)
+    return _net_of(P, O, ix, v, off, w, alpha, beta, margin, most)
 
 
 @njit(cache=True)
 def evaluate_lazy(P: np.uint64, O: np.uint64, w: np.ndarray, alpha: int, beta: int,
-                  margin: int) -> int:
+                  margin: int, most: int) -> int:
     """:func:`evaluate_indexed_lazy` from scratch (the pattern evaluation's table ``w``)."""
     ix = np.empty(N_INSTANCES, dtype=np.int32)
     pattern_indices(P, O, ix)
-    return evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin)
+    return evaluate_indexed_lazy(P, O, ix, w, alpha, beta, margin, most)
 
 
 @njit(cache=True)

@@ -50,6 +50,7 @@ from gameopt.reversi._params import (
     MPC_MAXD,
     MPC_T,
     NET_LAZY,
+    NET_MAX_EMPTIES,
     PVS,
     SHALLOW_ORDER,
     SORT_HEIGHT,
@@ -74,9 +75,11 @@ MPC_RANGE = 6400
 @njit(cache=True)
 def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.ndarray,
            fl: np.ndarray, key: np.ndarray, kind: int, w: np.ndarray, keys: np.ndarray,
-           data: np.ndarray) -> int:
+           data: np.ndarray, alpha: int, beta: int, margin: int, most: int) -> int:
     """Moves of P, best first (hash move, children known to the table, static value: the
-    pattern evaluation from the index vector of O's side, made once, :func:`child_indices`)."""
+    pattern evaluation from the index vector of O's side, made once, :func:`child_indices`;
+    with a lazy ``margin`` or ``most`` > 0, lazily within the node's window (alpha, beta),
+    as at the leaves)."""
     n = 0
     other = np.empty(0, dtype=np.int32)
     child = np.empty(0, dtype=np.int32)
@@ -101,7 +104,10 @@ def _order(P: np.uint64, O: np.uint64, moves: np.uint64, hash_move: int, sq: np.
                     child = np.empty(N_INSTANCES, dtype=np.int32)
                     pattern_indices(O, P, other)
                 child_indices(other, child, s, f, 2, 1)
-                k = -evaluate_indexed(cp, co, child, w)
+                if margin > 0 or most > 0:
+                    k = -evaluate_indexed_lazy(cp, co, child, w, -beta, -alpha, margin, most)
+                else:
+                    k = -evaluate_indexed(cp, co, child, w)
             else:
                 k = -evaluate(cp, co, kind, w)
         i = n
@@ -136,8 +142,9 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
         return -evaluate(O, P, kind, w)
     st[LEAVES] += 1
     if kind == PATTERN:
-        if par[NET_LAZY] > 0:
-            return evaluate_indexed_lazy(P, O, buf[rx], w, alpha, beta, par[NET_LAZY])
+        if par[NET_LAZY] > 0 or par[NET_MAX_EMPTIES] > 0:
+            return evaluate_indexed_lazy(P, O, buf[rx], w, alpha, beta, par[NET_LAZY],
+                                         par[NET_MAX_EMPTIES])
         return evaluate_indexed(P, O, buf[rx], w)
     return evaluate(P, O, kind, w)
 
@@ -297,9 +304,9 @@ def _prelude(k: int, fu: np.ndarray, fv: np.ndarray, st: np.ndarray, stop: np.nd
         return sk.PUSHED, 0, U0
     if fv[k, sk.DEPTH] == 0:
         st[LEAVES] += 1
-        if par[EVAL_KIND] == PATTERN and par[NET_LAZY] > 0:
+        if par[EVAL_KIND] == PATTERN and (par[NET_LAZY] > 0 or par[NET_MAX_EMPTIES] > 0):
             return sk.DONE, evaluate_lazy(P, O, w, fv[k, sk.ALPHA], fv[k, sk.BETA],
-                                          par[NET_LAZY]), U0
+                                          par[NET_LAZY], par[NET_MAX_EMPTIES]), U0
         return sk.DONE, evaluate(P, O, par[EVAL_KIND], w), U0
     return -1, 0, moves
 
@@ -324,7 +331,8 @@ def _open(k: int, moves: np.uint64, hash_move: int, alpha: int, beta: int, fu: n
     if fv[k, sk.DEPTH] > par[SORT_HEIGHT]:
         fv[k, sk.KIND] = sk.SORTED
         fv[k, sk.COUNT] = _order(fu[k, sk.P], fu[k, sk.O], moves, hash_move, wsq[k], wfl[k],
-                                 wkey[k], par[EVAL_KIND], w, keys, data)
+                                 wkey[k], par[EVAL_KIND], w, keys, data, alpha, beta,
+                                 par[NET_LAZY], par[NET_MAX_EMPTIES])
         fv[k, sk.NEXT] = 0
     else:
         fv[k, sk.KIND] = sk.PLAIN

@@ -46,7 +46,10 @@ SHALLOW_ORDER = MPC_END
 #: midgame, a table with a network: a leaf whose pattern value lies this many centi-discs
 #: or more outside the window skips the network (lazy evaluation; 0: never skipped)
 NET_LAZY = SHALLOW_ORDER + 1
-N_PAR = NET_LAZY + 1
+#: midgame, a table with a network: leaves with more empties than this skip the network
+#: (0: no limit)
+NET_MAX_EMPTIES = NET_LAZY + 1
+N_PAR = NET_MAX_EMPTIES + 1
 
 # st
 NODES = 0     # every position visited (each call of a search function)

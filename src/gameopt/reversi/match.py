@@ -129,7 +129,8 @@ class Player:
         if self.eval_file is None:
             return self.params
         return replace(pattern_params(self.eval_file), mpc=self.params.mpc,
-                       mpc_t=self.params.mpc_t, net_margin=self.params.net_margin)
+                       mpc_t=self.params.mpc_t, net_margin=self.params.net_margin,
+                       net_max_empties=self.params.net_max_empties)
 
     def __post_init__(self) -> None:
         if self.depth < 1 or self.end_empties < 0:
@@ -219,7 +220,7 @@ class Player:
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
         """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,lazy=D,
-        keep=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
+        netmax=E,keep=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -228,7 +229,9 @@ class Player:
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
         ``mpct=T`` sets its confidence, ``lazy=D`` the network's lazy-evaluation margin in
-        discs (``SearchParams.net_margin``; a weights file with a network), ``keep=0``
+        discs (``SearchParams.net_margin``; a weights file with a network), ``netmax=E``
+        evaluates the network only at positions of E empties or fewer
+        (``SearchParams.net_max_empties``), ``keep=0``
         starts every timed search from an empty transposition table (default ``keep=1``:
         kept from move to move in a game).
         ``book=FILE`` plays the book's moves while the
@@ -243,6 +246,7 @@ class Player:
         mpc: bool | None = None
         mpc_t: float | None = None
         margin: float | None = None
+        net_max: int | None = None
         book: Book | None = None
         variety = 0.0
         keep = True
@@ -279,14 +283,20 @@ class Player:
                     raise InvalidInputError(f"player {name}: {part!r}: lazy takes 0..64 "
                                             "discs")
                 continue
+            if key == "netmax":
+                if not value.strip().isdigit():
+                    raise InvalidInputError(f"player {name}: {part!r}: netmax takes 0..60 "
+                                            "empties")
+                net_max = int(value)
+                continue
             if key in ("time", "clock", "inc"):
                 times[key] = _spec_number(name, part, f"{key} takes seconds (a number)")
                 continue
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T, lazy=D, keep=0|1, book=FILE, "
-                                        "variety=V or nboard=COMMAND")
+                                        "mpc=0|1, mpct=T, lazy=D, netmax=E, keep=0|1, "
+                                        "book=FILE, variety=V or nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
@@ -298,6 +308,8 @@ class Player:
                 params = replace(params, mpc_t=mpc_t)
             if margin is not None:
                 params = replace(params, net_margin=round(100 * margin))
+            if net_max is not None:
+                params = replace(params, net_max_empties=net_max)
         except InvalidInputError as e:
             raise InvalidInputError(f"player {name}: {e}") from None
         control = None

@@ -146,6 +146,10 @@ class SearchParams:
         network and returns that value moved ``net_margin`` toward the window (exact while
         the network's output stays within ±net_margin; see the README for how often it
         does). 0 (the default): the network at every leaf. No effect without a network.
+    net_max_empties : int
+        Midgame, with a network: positions with more empties than this are evaluated by
+        the patterns alone (the network's gain is in the later stages; 0, the default:
+        the network at any number of empties).
     end_heuristic1 : bool
         Exact solver: the 1-ply order searches (the many nodes below ``end_search3``
         empties) use the cheap heuristic whatever the evaluation; the 3-ply ones use
@@ -178,6 +182,7 @@ class SearchParams:
     end_sel_bias: tuple[int, int] = (50, 380)
     end_root_depth: int = 8
     net_margin: int = 0
+    net_max_empties: int = 0
 
     def __post_init__(self) -> None:
         if not 0 <= self.sort_height <= 60:
@@ -206,6 +211,9 @@ class SearchParams:
         if not 0 <= self.net_margin <= 6400:
             raise InvalidInputError(f"net_margin {self.net_margin}: expected 0..6400 "
                                     "centi-discs")
+        if not 0 <= self.net_max_empties <= 60:
+            raise InvalidInputError(f"net_max_empties {self.net_max_empties}: expected "
+                                    "0..60 empties")
         if not 2 <= self.end_root_depth <= 20:
             raise InvalidInputError(f"end_root_depth {self.end_root_depth}: expected 2..20")
         for name in ("end_sel_min", "end_sel_d4"):
@@ -239,6 +247,7 @@ class SearchParams:
         par[pp.END_SEL_S0:pp.END_SEL_S0 + 4] = self.end_sel_sigma
         par[pp.END_SEL_B0:pp.END_SEL_B0 + 2] = self.end_sel_bias
         par[pp.NET_LAZY] = self.net_margin
+        par[pp.NET_MAX_EMPTIES] = self.net_max_empties
         table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
         if self.mpc and table is not None:
             par[pp.MPC] = 1
@@ -407,7 +416,8 @@ class SearchTable:
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
                params.end_selectivity, params.end_sel_min, params.end_sel_d4,
-               params.end_sel_sigma, params.end_sel_bias, params.net_margin)
+               params.end_sel_sigma, params.end_sel_bias, params.net_margin,
+               params.net_max_empties)
         # selective passes search with the patterns alone (_eval.without_network) and
         # store midgame entries: with a network they would mix two evaluations
         mixed = bool(params.end_selectivity) and len(w) != len(w_end)
