@@ -201,6 +201,7 @@ class Network:
 
 
 _FIELDS = ("embed", "stage", "layer", "bias", "out", "out_bias")
+#: the kernel's output shift down to centi-discs
 _SHIFT = NET_SE + NET_SW + NET_SV
 
 
@@ -224,4 +225,4 @@ def reference_value(board: Board, net: Network, ps: PatternSet = DEFAULT_SET) ->
         t = int(q["bias"][u]) + sum(int(wj) * aj for wj, aj in zip(q["layer"][u], a,
                                                                     strict=True))
         o += int(q["out"][u]) * max(t, 0)
-    return (o >> (NET_SE + NET_SW + NET_SV)) + int(q["out_bias"][s])
+    return (o >> _SHIFT) + int(q["out_bias"][s])

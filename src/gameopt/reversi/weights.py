@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from gameopt.core.files import atomic_write_bytes, read_bytes
 from gameopt.errors import InvalidInputError
+from gameopt.reversi._eval import without_network
 from gameopt.reversi.network import MAX_HIDDEN, Network, section_length
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES, PATTERNS, TERMS, PatternSet
 
@@ -142,11 +143,9 @@ def kernel_weights(path: str) -> npt.NDArray[np.int32]:
 def pattern_table(w: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
     """The pattern stages of a kernel table (a read-only view) without its network's
     section; ``w`` itself when it has none: the same evaluation without the network."""
-    base = N_STAGES * DEFAULT_SET.kernel_stage_size
-    if w.shape[0] <= base:
-        return w
-    out = w[:base]
-    out.flags.writeable = False
+    out = without_network(w)
+    if out is not w:
+        out.flags.writeable = False
     return out
 
 
