@@ -182,6 +182,28 @@ def test_network_changes_what_the_engine_plays() -> None:
     assert r0.score != r1.score
 
 
+def test_lazy_evaluation_is_on_by_time_and_off_at_a_fixed_depth() -> None:
+    """Left unset, ``net_margin`` is LAZY_BY_TIME in a search by time (as Multi-ProbCut is
+    on) and 0 at a fixed depth: the same moves, scores and nodes as the explicit values,
+    and by time not those of the full network."""
+    from gameopt.reversi.search import LAZY_BY_TIME
+
+    shared = _shared(13) / 10
+    table = _table(shared, _net(14, scale=1.0))
+    b = random_position(2, 40)
+
+    def run(limit: Limit, **kw: object) -> tuple[object, ...]:
+        r = search(b, limit, SearchParams(weights=table, tt_bits=14, **kw))  # type: ignore[arg-type]
+        return r.move, r.score, r.nodes, r.depth
+
+    by_time = Limit(time=600.0, nodes=150_000)  # the node limit ends it, not the clock
+    assert SearchParams().net_margin is None
+    assert run(by_time) == run(by_time, net_margin=LAZY_BY_TIME)
+    assert run(by_time)[2:] != run(by_time, net_margin=0)[2:]
+    assert run(Limit(depth=5)) == run(Limit(depth=5), net_margin=0)
+    assert run(Limit(depth=5))[2] != run(Limit(depth=5), net_margin=LAZY_BY_TIME)[2]
+
+
 def test_exact_solver_orders_by_the_patterns_alone() -> None:
     """The exact solver's searches get the table without the network's section: the same
     nodes and values as with the pattern table alone, the midgame still with the network."""

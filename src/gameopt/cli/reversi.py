@@ -37,8 +37,9 @@ player specs (comma-separated, any order):
                             keep=1: one kept through the game)
   lazy=D, netmax=E          with a weights file that carries a network: skip it at
                             leaves whose pattern value is D discs or more outside the
-                            window (lazy evaluation, default 0: never), and at positions
-                            of more than E empties (default 0: at any)
+                            window (lazy evaluation; default 3 when thinking by time,
+                            0 at a fixed depth: never), and at positions of more than E
+                            empties (default 0: at any)
   book=FILE,variety=V       this engine plays the book's moves while it can (default: no
                             book), any within V discs of the best (default 0: the best),
                             drawn per game

@@ -229,7 +229,8 @@ class Player:
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
         ``mpct=T`` sets its confidence, ``lazy=D`` the network's lazy-evaluation margin in
-        discs (``SearchParams.net_margin``; a weights file with a network), ``netmax=E``
+        discs (``SearchParams.net_margin``; a weights file with a network; default: 3 when
+        thinking by time, 0 at a fixed depth), ``netmax=E``
         evaluates the network only at positions of E empties or fewer
         (``SearchParams.net_max_empties``), ``keep=0``
         starts every timed search from an empty transposition table (default ``keep=1``:

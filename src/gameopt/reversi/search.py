@@ -35,7 +35,12 @@ from gameopt.reversi.probcut import MpcTable, shipped_mpc
 from gameopt.reversi.weights import check_kernel_table, shipped_kernel_weights
 
 __all__ = ["EvalKind", "SearchParams", "SearchResult", "SearchTable", "search", "solve",
-           "evaluate"]
+           "evaluate", "LAZY_BY_TIME"]
+
+#: the network's lazy-evaluation margin (centi-discs) when a search is by time and its
+#: params leave ``net_margin`` unset: 3 discs, the README's measurement (0.64x the full
+#: network's CPU at depth 11 with Multi-ProbCut, the full network's move in 174/180)
+LAZY_BY_TIME = 300
 
 
 class EvalKind(IntEnum):
@@ -139,13 +144,15 @@ class SearchParams:
         :func:`solve`: the depth of the midgame search that orders the root moves and
         guesses the score (the aspiration window), at most ``empties - 10`` plies (2..20;
         below 2 plies no such search).
-    net_margin : int
+    net_margin : int or None
         Midgame, with a weights table that carries a network
         (:mod:`gameopt.reversi.network`): lazy evaluation, in centi-discs. A leaf whose
         pattern value lies this far or farther outside the search window skips the
         network and returns that value moved ``net_margin`` toward the window (exact while
         the network's output stays within ±net_margin; see the README for how often it
-        does). 0 (the default): the network at every leaf. No effect without a network.
+        does). 0: the network at every leaf. None (the default): like ``mpc``,
+        :data:`LAZY_BY_TIME` when :func:`search` is limited by time and not by depth,
+        else 0. No effect without a network.
     net_max_empties : int
         Midgame, with a network: positions with more empties than this are evaluated by
         the patterns alone (the network's gain is in the later stages; 0, the default:
@@ -181,7 +188,7 @@ class SearchParams:
     end_sel_sigma: tuple[int, int, int, int] = (650, 15, 420, 17)
     end_sel_bias: tuple[int, int] = (50, 380)
     end_root_depth: int = 8
-    net_margin: int = 0
+    net_margin: int | None = None
     net_max_empties: int = 0
 
     def __post_init__(self) -> None:
@@ -208,7 +215,7 @@ class SearchParams:
         for t in self.end_selectivity:
             if not 0 < t <= 10:
                 raise InvalidInputError(f"end_selectivity {t}: expected 0 < t <= 10")
-        if not 0 <= self.net_margin <= 6400:
+        if self.net_margin is not None and not 0 <= self.net_margin <= 6400:
             raise InvalidInputError(f"net_margin {self.net_margin}: expected 0..6400 "
                                     "centi-discs")
         if not 0 <= self.net_max_empties <= 60:
@@ -246,7 +253,7 @@ class SearchParams:
         par[pp.END_SEL_D4] = self.end_sel_d4
         par[pp.END_SEL_S0:pp.END_SEL_S0 + 4] = self.end_sel_sigma
         par[pp.END_SEL_B0:pp.END_SEL_B0 + 2] = self.end_sel_bias
-        par[pp.NET_LAZY] = self.net_margin
+        par[pp.NET_LAZY] = self.net_margin or 0
         par[pp.NET_MAX_EMPTIES] = self.net_max_empties
         table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
         if self.mpc and table is not None:
@@ -553,12 +560,16 @@ def _passed(sub: SearchResult) -> SearchResult:
                         sub.seconds, sub.stopped, sub.clock, bound)
 
 
-def _resolve_mpc(params: SearchParams, limit: Limit) -> SearchParams:
-    """``params`` with ``mpc`` decided: left as set, else on exactly when ``limit`` has a
+def _resolve_selective(params: SearchParams, limit: Limit) -> SearchParams:
+    """``params`` with ``mpc`` and ``net_margin`` decided: each left as set, else on
+    (Multi-ProbCut; lazy evaluation at :data:`LAZY_BY_TIME`) exactly when ``limit`` has a
     time and no depth (see :class:`SearchParams`)."""
-    if params.mpc is not None:
-        return params
-    return replace(params, mpc=limit.time is not None and limit.depth is None)
+    by_time = limit.time is not None and limit.depth is None
+    if params.mpc is None:
+        params = replace(params, mpc=by_time)
+    if params.net_margin is None:
+        params = replace(params, net_margin=LAZY_BY_TIME if by_time else 0)
+    return params
 
 
 def search(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
@@ -617,7 +628,7 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
             return _game_over(board, limit)
         return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time,
                               table=table))
-    run = _Run(_resolve_mpc(params, limit), limit, progress, board, table)
+    run = _Run(_resolve_selective(params, limit), limit, progress, board, table)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None
