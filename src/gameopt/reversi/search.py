@@ -35,7 +35,7 @@ from gameopt.reversi.probcut import MpcTable, shipped_mpc
 from gameopt.reversi.weights import check_kernel_table, shipped_kernel_weights
 
 __all__ = ["EvalKind", "SearchParams", "SearchResult", "SearchTable", "search", "solve",
-           "evaluate", "LAZY_BY_TIME"]
+           "evaluate", "selective_params", "LAZY_BY_TIME"]
 
 #: the network's lazy-evaluation margin (centi-discs) when a search is by time and its
 #: params leave ``net_margin`` unset: 3 discs, the README's measurement (0.64x the full
@@ -423,7 +423,7 @@ class SearchTable:
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
                params.end_selectivity, params.end_sel_min, params.end_sel_d4,
-               params.end_sel_sigma, params.end_sel_bias, params.net_margin,
+               params.end_sel_sigma, params.end_sel_bias, params.net_margin or 0,
                params.net_max_empties)
         # selective passes search with the patterns alone (_eval.without_network) and
         # store midgame entries: with a network they would mix two evaluations
@@ -560,11 +560,12 @@ def _passed(sub: SearchResult) -> SearchResult:
                         sub.seconds, sub.stopped, sub.clock, bound)
 
 
-def _resolve_selective(params: SearchParams, limit: Limit) -> SearchParams:
+def selective_params(params: SearchParams, by_time: bool) -> SearchParams:
     """``params`` with ``mpc`` and ``net_margin`` decided: each left as set, else on
-    (Multi-ProbCut; lazy evaluation at :data:`LAZY_BY_TIME`) exactly when ``limit`` has a
-    time and no depth (see :class:`SearchParams`)."""
-    by_time = limit.time is not None and limit.depth is None
+    (Multi-ProbCut; lazy evaluation at :data:`LAZY_BY_TIME`) exactly when ``by_time``
+    (see :class:`SearchParams`). :func:`search` decides by its limit (a time and no
+    depth); a timed move decides once for all its searches, so that a kept table sees
+    one setting."""
     if params.mpc is None:
         params = replace(params, mpc=by_time)
     if params.net_margin is None:
@@ -628,7 +629,8 @@ def search(board: Board, limit: Limit | None = None, params: SearchParams | None
             return _game_over(board, limit)
         return _passed(search(board.play(PASS), limit, params, progress, soft_time=soft_time,
                               table=table))
-    run = _Run(_resolve_selective(params, limit), limit, progress, board, table)
+    by_time = limit.time is not None and limit.depth is None
+    run = _Run(selective_params(params, by_time), limit, progress, board, table)
     with run.rule.watch():
         order = [m.square for m in moves]
         best: SearchResult | None = None

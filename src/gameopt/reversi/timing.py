@@ -22,12 +22,19 @@ moves left, a hard limit for an iteration that runs long, no new iteration past 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from gameopt.core import CLOCKS, Clock, Limit, StopFlag, check_seconds
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
-from gameopt.reversi.search import SearchParams, SearchResult, SearchTable, search, solve
+from gameopt.reversi.search import (
+    SearchParams,
+    SearchResult,
+    SearchTable,
+    search,
+    selective_params,
+    solve,
+)
 
 __all__ = ["TimeControl", "timed_move", "MIN_SECONDS"]
 
@@ -111,8 +118,8 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     budgets of :meth:`TimeControl.allot` (a search that reaches the number of empties ends
     with the exact solver). From ``end_empties`` down: the exact solve, given most of the
     hard budget; if it is stopped, a midgame search with the rest. Every midgame search of
-    the move (the solver's root ordering and that fallback too) uses Multi-ProbCut unless
-    ``params.mpc`` says otherwise. The result's ``seconds``
+    the move (the solver's root ordering and that fallback too) uses Multi-ProbCut and
+    the network's lazy evaluation unless ``params`` says otherwise. The result's ``seconds``
     is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
     (another thread's switch) ends the thinking at once: the result is then ``stopped``.
     ``table``: the side's transposition table kept from its earlier moves (None: a new
@@ -126,8 +133,8 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     if board.is_game_over():
         raise InvalidInputError(f"timed move: the game is over in {board}")
     params = params or SearchParams()
-    if params.mpc is None:  # by time: Multi-ProbCut in every midgame search of the move
-        params = replace(params, mpc=True)  # (one setting, so a kept table stays valid)
+    # by time: Multi-ProbCut and lazy evaluation in every midgame search of the move
+    params = selective_params(params, True)  # (one setting, so a kept table stays valid)
     soft, hard = control.allot(board.empties, remaining)
     kind = control.kind
     if board.empties > end_empties:
