@@ -10,8 +10,8 @@ from gameopt.core import Limit
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, parse_player, play_game
-from gameopt.reversi.search import search
-from gameopt.reversi.timing import MIN_SECONDS, TimeControl, timed_move
+from gameopt.reversi.search import search, solve
+from gameopt.reversi.timing import MIN_SECONDS, TimeControl, solves_first, timed_move
 
 
 def test_control_validation() -> None:
@@ -64,6 +64,23 @@ def test_timed_move_plays_legal_moves_midgame_and_endgame() -> None:
     over = Board.from_str("X" * 64 + " O")
     with pytest.raises(InvalidInputError, match="game is over"):
         timed_move(over, TimeControl(move=1.0))
+
+
+def test_timed_move_solves_early_when_the_solve_fits_its_time() -> None:
+    from tests.reversi.positions import random_position
+
+    b = random_position(5, 16)  # above end_empties: the old rule searched the midgame
+    r = timed_move(b, TimeControl(move=2.0), end_empties=10)
+    assert r.exact and r.score == solve(b).score and r.depth == b.empties
+    assert not solves_first(16, 2.0, 10, early=False)
+    short = timed_move(b, TimeControl(move=0.005), end_empties=10)  # too short to try
+    assert not short.exact and short.move in b.legal_moves()
+    off = timed_move(b, TimeControl(move=0.005), end_empties=10, early=False)
+    assert off.move in b.legal_moves()
+    assert parse_player("time=1,early=0", "A").early_solve is False  # type: ignore[union-attr]
+    assert parse_player("time=1", "A").early_solve is True  # type: ignore[union-attr]
+    with pytest.raises(InvalidInputError, match="not depth"):
+        parse_player("early=2", "A")
 
 
 def test_player_specs_with_time() -> None:

@@ -27,14 +27,16 @@ player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
                             (default 12), pattern weights FILE (default: the shipped
                             trained weights; eval=heuristic: the hand-set heuristic)
-  time=S | clock=S,inc=S, cpu|wall, mpc=0|1, mpct=T, keep=0|1
+  time=S | clock=S,inc=S, cpu|wall, mpc=0|1, mpct=T, keep=0|1, early=0|1
                             this engine thinks S seconds per move, or on a game clock of
                             S seconds (plus inc per move), on CPU time unless wall;
                             mpc=1|0: Multi-ProbCut in the midgame on|off (default: on
                             when thinking by time, off at a fixed depth); mpct=T: its
                             confidence in standard deviations (default 1.5); keep=0:
                             a new transposition table for every timed search (default
-                            keep=1: one kept through the game)
+                            keep=1: one kept through the game); early=0: solve exactly
+                            only from end= empties (default early=1: by time also
+                            earlier, when the solve should fit in half the move's time)
   lazy=D, netmax=E          with a weights file that carries a network: skip it at
                             leaves whose pattern value is D discs or more outside the
                             window (lazy evaluation; default 3 when thinking by time,

@@ -123,6 +123,7 @@ class Player:
     control: TimeControl | None = None
     variety: float = 0.0
     keep_table: bool = True
+    early_solve: bool = True
 
     def search_params(self) -> SearchParams:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
@@ -204,7 +205,7 @@ class Player:
         params = self.search_params()
         if self.control is not None:
             r = timed_move(board, self.control, remaining, end_empties=self.end_empties,
-                           params=params, table=table)
+                           params=params, table=table, early=self.early_solve)
             note = (f"exact {r.score:+.0f}" if r.exact
                     else f"eval {r.score:+.2f} at depth {r.depth}")
             note += f" in {r.seconds:.2f} s"
@@ -220,7 +221,7 @@ class Player:
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
         """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,lazy=D,
-        netmax=E,keep=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
+        netmax=E,keep=0|1,early=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -234,7 +235,10 @@ class Player:
         evaluates the network only at positions of E empties or fewer
         (``SearchParams.net_max_empties``), ``keep=0``
         starts every timed search from an empty transposition table (default ``keep=1``:
-        kept from move to move in a game).
+        kept from move to move in a game), ``early=0`` solves exactly only from ``end``
+        empties down (default ``early=1``: by time, also above it when the solve is
+        expected to fit in the move's time; see
+        :func:`~gameopt.reversi.timing.solves_first`).
         ``book=FILE`` plays the book's moves while the
         position is in it, ``variety=V`` (with a book) any book move within V discs of the
         best (see the class notes).
@@ -251,6 +255,7 @@ class Player:
         book: Book | None = None
         variety = 0.0
         keep = True
+        early = True
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "book" and value:
@@ -275,6 +280,9 @@ class Player:
             if key == "keep" and value in ("0", "1"):
                 keep = value == "1"
                 continue
+            if key == "early" and value in ("0", "1"):
+                early = value == "1"
+                continue
             if key == "mpct":
                 mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
                 continue
@@ -297,7 +305,8 @@ class Player:
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
                                         "mpc=0|1, mpct=T, lazy=D, netmax=E, keep=0|1, "
-                                        "book=FILE, variety=V or nboard=COMMAND")
+                                        "early=0|1, book=FILE, variety=V or "
+                                        "nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
             pattern_params(eval_file)  # fail now, naming the file, not in a worker
@@ -324,7 +333,7 @@ class Player:
                 raise InvalidInputError(f"player {name}: {e}") from None
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
                    eval_file=eval_file, control=control, book=book, variety=variety,
-                   keep_table=keep)
+                   keep_table=keep, early_solve=early)
 
 
 def _spec_number(name: str, part: str, what: str) -> float:

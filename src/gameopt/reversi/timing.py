@@ -36,7 +36,7 @@ from gameopt.reversi.search import (
     solve,
 )
 
-__all__ = ["TimeControl", "timed_move", "MIN_SECONDS"]
+__all__ = ["TimeControl", "timed_move", "solve_estimate", "solves_first", "MIN_SECONDS"]
 
 #: The least time any move is given (a clock at zero still plays a 1-ply move).
 MIN_SECONDS = 0.002
@@ -44,6 +44,15 @@ MIN_SECONDS = 0.002
 HARD_SHARE = 0.3
 #: Hard budget = this many soft budgets (capped by HARD_SHARE of the clock).
 HARD_FACTOR = 4.0
+#: The exact solve of a game position with 15 empties takes about this many CPU seconds,
+#: and each further empty multiplies it by SOLVE_GROWTH: the medians of the solver on 36
+#: positions at each of 15..22 empties of games against Zebra were 0.013, 0.027, 0.057,
+#: 0.144, 0.29, 0.60, 1.22, 2.97 s (2026-12-01, beside other jobs).
+SOLVE_SECONDS = 0.0135
+SOLVE_GROWTH = 2.2
+#: A timed move solves first (before ``end_empties``) when the estimate is within this
+#: share of its soft budget.
+TRY_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -107,17 +116,42 @@ class TimeControl:
         return f"{self.clock:g}{inc} s/game {self.kind}"
 
 
+def solve_estimate(empties: int) -> float:
+    """Typical CPU seconds of the exact solve of a game position with ``empties`` empties
+    (:data:`SOLVE_SECONDS` · :data:`SOLVE_GROWTH` ** (empties - 15)). O(1)."""
+    return SOLVE_SECONDS * SOLVE_GROWTH ** (empties - 15)
+
+
+def solves_first(empties: int, soft: float, end_empties: int, early: bool = True) -> bool:
+    """Whether a timed move with ``empties`` empties and a soft budget of ``soft`` seconds
+    starts with the exact solve: from ``end_empties`` down always, and with ``early`` also
+    above it when :func:`solve_estimate` is within :data:`TRY_SHARE` of ``soft``.
+
+    Examples
+    --------
+    >>> [e for e in range(14, 24) if solves_first(e, 0.1, 14)]
+    [14, 15, 16]
+    >>> [e for e in range(14, 24) if solves_first(e, 1.0, 14)]
+    [14, 15, 16, 17, 18, 19]
+    >>> solves_first(16, 0.1, 14, early=False)
+    False
+    """
+    return empties <= end_empties or (early and solve_estimate(empties) <= TRY_SHARE * soft)
+
+
 def timed_move(board: Board, control: TimeControl, remaining: float | None = None, *,
                end_empties: int = 14, params: SearchParams | None = None,
-               stop: StopFlag | None = None, table: SearchTable | None = None
-               ) -> SearchResult:
+               stop: StopFlag | None = None, table: SearchTable | None = None,
+               early: bool = True) -> SearchResult:
     """The engine's move on ``board`` within ``control`` (``remaining``: seconds left on the
     game clock).
 
     With more than ``end_empties`` empties: iterative deepening with the soft and hard
     budgets of :meth:`TimeControl.allot` (a search that reaches the number of empties ends
-    with the exact solver). From ``end_empties`` down: the exact solve, given most of the
-    hard budget; if it is stopped, a midgame search with the rest. Every midgame search of
+    with the exact solver). From ``end_empties`` down, and with ``early`` (the default)
+    also above it when the solve is expected to take at most half the soft budget
+    (:func:`solves_first`): the exact solve, given most of the hard budget; if it is
+    stopped, a midgame search with the rest. Every midgame search of
     the move (the solver's root ordering and that fallback too) uses Multi-ProbCut and
     the network's lazy evaluation unless ``params`` says otherwise. The result's ``seconds``
     is the time used on ``control.kind`` (what the caller takes off the clock). ``stop``
@@ -137,7 +171,7 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     params = selective_params(params, True)  # (one setting, so a kept table stays valid)
     soft, hard = control.allot(board.empties, remaining)
     kind = control.kind
-    if board.empties > end_empties:
+    if not solves_first(board.empties, soft, end_empties, early):
         return search(board, Limit(time=hard, clock=kind, stop=stop), params,
                       soft_time=soft, table=table)
     r = solve(board, Limit(time=0.75 * hard, clock=kind, stop=stop), params, table=table)
