@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -177,3 +179,33 @@ def test_solve_with_mpc_on_keeps_the_ffo_answers(reversi_data) -> None:  # type:
     for e in entries:
         r = solve(e.board, params=params)
         assert r.score == e.best_score and r.move in e.best_moves, e.line
+
+
+def test_samples_go_on_selectively_past_the_full_width_depth(tmp_path: Path) -> None:
+    """``selective_depth``: values on to that depth (``selective_depth`` = ``max_depth``:
+    the plain samples, as before), and ``train mpc`` fits rows there; bad depths are
+    refused (exit 2 from the command, no file)."""
+    from gameopt.cli.main import main
+    from gameopt.reversi.train import mpc_samples
+
+    e, v = mpc_samples(2, max_depth=3, per_game=2, selective_depth=5, workers=1)
+    assert v.shape == (len(e), 5) and len(e) >= 2 and (e > 6).all()
+    e0, v0 = mpc_samples(2, max_depth=3, per_game=2, workers=1)
+    assert v0.shape == (len(e0), 3)
+    same, _ = mpc_samples(2, max_depth=3, per_game=2, selective_depth=3, workers=1)
+    assert (same == e0).all() and (v0 == mpc_samples(2, max_depth=3, per_game=2,
+                                                      selective_depth=3, workers=1)[1]).all()
+    with pytest.raises(InvalidInputError, match="selective_depth=2"):
+        mpc_samples(2, max_depth=3, selective_depth=2)
+    with pytest.raises(InvalidInputError, match="selective_depth=17"):
+        mpc_samples(2, max_depth=3, selective_depth=17)
+    out = tmp_path / "m.npz"
+    assert main(["reversi", "train", "mpc", "--games", "40", "--per-game", "4",
+                 "--max-depth", "3", "--selective-depth", "5", "--workers", "1", "-q",
+                 "-o", str(out)]) == 0
+    t = read_mpc(out)
+    assert t.meta["max_depth"] == 5 and t.meta["full_width_depth"] == 3
+    assert any(d == 5 for _, d, *_ in t.rows())
+    assert main(["reversi", "train", "mpc", "--games", "1", "--max-depth", "3",
+                 "--selective-depth", "2", "-o", str(tmp_path / "x.npz")]) == 2
+    assert not (tmp_path / "x.npz").exists()

@@ -226,7 +226,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                       "searches (shallow against deep values of self-play positions)")
     f.add_argument("--games", type=int, default=150, help="self-play games")
     f.add_argument("--per-game", type=int, default=4, help="positions searched per game")
-    f.add_argument("--max-depth", type=int, default=10, help="deepest search (3..16)")
+    f.add_argument("--max-depth", type=int, default=10,
+                   help="deepest full-width search (3..16)")
+    f.add_argument("--selective-depth", type=int, default=None, metavar="D",
+                   help="search on to depth D (max-depth..16) with Multi-ProbCut (the "
+                   "shipped table) and fit the deeper rows on it (default: none)")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--workers", type=int, default=None)
     f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
@@ -679,13 +683,16 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
     empties, values = mpc_samples(args.games, max_depth=args.max_depth,
                                   per_game=args.per_game, seed=args.seed,
                                   scheduler=args.scheduler, workers=args.workers,
-                                  progress=progress_for(args.quiet))
+                                  progress=progress_for(args.quiet),
+                                  selective_depth=args.selective_depth)
     table = fit_mpc(empties, values)
-    table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed})
+    table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed,
+                       "full_width_depth": args.max_depth})
     write_mpc(args.output, table)
     wall = time.perf_counter() - t
     rows = []
-    for d in range(3, args.max_depth + 1):
+    deepest = values.shape[1]
+    for d in range(3, deepest + 1):
         sel = [r for r in table.rows() if r[1] == d]
         if sel:
             rows.append([d, sel[0][2], len(sel), f"{min(r[3] for r in sel):.2f}",
@@ -693,6 +700,6 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
                          f"{max(r[5] for r in sel):.0f}"])
     print(format_table(["depth", "shallow", "rows", "a min", "a max", "sigma min",
                         "sigma max"], rows))
-    print(f"wrote {args.output}: {len(empties)} positions searched to depth {args.max_depth} "
+    print(f"wrote {args.output}: {len(empties)} positions searched to depth {deepest} "
           f"in {wall:.1f} s wall (this process {time.process_time() - cpu:.1f} s CPU)")
     return 0

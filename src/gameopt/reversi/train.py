@@ -682,12 +682,13 @@ def blend(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32], share
 
 # -- Multi-ProbCut regressions -------------------------------------------------------------
 
-def _mpc_game(job: tuple[int, int, int, int]) -> list[tuple[int, list[int]]]:
+def _mpc_game(job: tuple[int, int, int, int, int]) -> list[tuple[int, list[int]]]:
     """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
-    ``per_game`` of its positions with more than ``max_depth + 1`` empties (at most 52)
-    are searched by iterative deepening to ``max_depth`` without selectivity: (empties,
-    [value at depth 1, 2, ...] in centi-discs)."""
-    seed, max_depth, per_game, tt_bits = job
+    ``per_game`` of its positions with more than ``deep + 1`` empties (at most 52) are
+    searched by iterative deepening to ``max_depth`` without selectivity, then (when
+    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the shipped table): (empties,
+    [value at depth 1, 2, ..., deep] in centi-discs)."""
+    seed, max_depth, per_game, tt_bits, deep = job
     rng = np.random.default_rng(seed)
     play = SearchParams(tt_bits=14)
     board = Board.start()
@@ -695,7 +696,7 @@ def _mpc_game(job: tuple[int, int, int, int]) -> list[tuple[int, list[int]]]:
     ply = 0
     while not board.is_game_over():
         moves = board.legal_moves()
-        if moves != [PASS] and max_depth + 1 < board.empties <= 52:
+        if moves != [PASS] and deep + 1 < board.empties <= 52:
             seq.append(board)
         if moves == [PASS]:
             board = board.play(PASS)
@@ -709,41 +710,53 @@ def _mpc_game(job: tuple[int, int, int, int]) -> list[tuple[int, list[int]]]:
         board = board.play(move)
         ply += 1
     out = []
-    deep = SearchParams(tt_bits=tt_bits, mpc=False)
+    full = SearchParams(tt_bits=tt_bits, mpc=False)
+    selective = SearchParams(tt_bits=tt_bits, mpc=True)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
+        found: dict[int, int] = {}
 
-        def note(p: Progress, values: dict[int, int] = values) -> None:
+        def note(p: Progress, found: dict[int, int] = found) -> None:
             if p.best is not None:
-                values[p.done] = round(100 * p.best)
+                found[p.done] = round(100 * p.best)
 
-        search(seq[int(i)], Limit(depth=max_depth), params=deep, progress=note)
-        if len(values) == max_depth:
-            out.append((seq[int(i)].empties, [values[d] for d in range(1, max_depth + 1)]))
+        search(seq[int(i)], Limit(depth=max_depth), params=full, progress=note)
+        values.update(found)
+        if deep > max_depth:
+            found.clear()
+            search(seq[int(i)], Limit(depth=deep), params=selective, progress=note)
+            values.update({d: v for d, v in found.items() if d > max_depth})
+        if len(values) == deep:
+            out.append((seq[int(i)].empties, [values[d] for d in range(1, deep + 1)]))
     return out
 
 
 def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int = 0,
                 scheduler: str | None = None, workers: int | None = None,
-                progress: ProgressCallback | None = None
+                progress: ProgressCallback | None = None, selective_depth: int | None = None
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Positions of ``games`` self-play games searched to every depth 1..``max_depth``:
-    (empties: N, values: N × max_depth centi-discs). Games are parallel jobs.
+    """Positions of ``games`` self-play games searched to every depth 1..``max_depth``
+    without selectivity, and with ``selective_depth`` (deeper than ``max_depth``) on to it
+    with Multi-ProbCut (the shipped table: the deeper rows are fitted on the selective
+    search the engine runs): (empties: N, values: N × deepest centi-discs). Games are
+    parallel jobs.
 
     Raises
     ------
     InvalidInputError
-        Counts out of range (``max_depth`` 3..16).
+        Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16).
     """
-    if games < 1 or per_game < 1 or not 3 <= max_depth <= 16:
+    deep = max_depth if selective_depth is None else selective_depth
+    if games < 1 or per_game < 1 or not 3 <= max_depth <= 16 or not max_depth <= deep <= 16:
         raise InvalidInputError(f"mpc samples: games={games}, per_game={per_game}, "
-                                f"max_depth={max_depth}: out of range (max_depth 3..16)")
+                                f"max_depth={max_depth}, selective_depth={selective_depth}: "
+                                "out of range (max_depth 3..16, selective_depth up to 16)")
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    jobs = [(int(s), max_depth, per_game, 18) for s in seeds]
+    jobs = [(int(s), max_depth, per_game, 18, deep) for s in seeds]
     rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
                                        progress=progress) for x in part]
     empties = np.array([e for e, _ in rows], dtype=np.int64)
-    values = np.array([v for _, v in rows], dtype=np.int64).reshape(len(rows), max_depth)
+    values = np.array([v for _, v in rows], dtype=np.int64).reshape(len(rows), deep)
     return empties, values
 
 
