@@ -21,7 +21,9 @@ intervals. Per depth D of ``--depths``:
 * *fixed time per move* (``--time-rows T:D[:N],...``): gameopt thinks T CPU seconds a move
   against Zebra at depth D, a depth whose measured CPU time per move is near T (the row
   quotes Zebra's mean and median from the adapter's log); both solve exactly from 14
-  empties. ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
+  empties, and gameopt also earlier when its solve is expected to fit in half its time
+  (:func:`~gameopt.reversi.timing.solves_first`: from 16 at 0.1 s; ``--spec early=0``
+  turns that off). ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
 
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
