@@ -1,4 +1,5 @@
-"""Fixtures shared by every test folder: where the shared benchmark data lives.
+"""Fixtures shared by every test folder: where the shared benchmark data lives, and the
+benchmark scripts of ``benchmarks/`` imported as modules.
 
 The data files too large for the repository (the FFO endgame suites, the Sudoku sets,
 MDPLIB instances) live in one folder outside it: ``$GAMEOPT_DATA`` when set, else
@@ -9,8 +10,12 @@ the folder is absent.
 
 from __future__ import annotations
 
+import importlib
 import os
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -60,3 +65,16 @@ def sudoku_data() -> Path:
 def mdp_data() -> Path:
     """``shared/data/mdp``: MDPLIB maximum diversity instances and their best known values."""
     return require_shared_data("mdp")
+
+
+@pytest.fixture
+def load_bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], ModuleType]]:
+    """``load_bench("bench_x")``: the script ``benchmarks/bench_x.py`` imported as a module
+    (a fresh import for each test: the scripts and the ``bench_*`` modules they import
+    are dropped from ``sys.modules`` afterwards, whatever the test's outcome)."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    before = set(sys.modules)
+    yield importlib.import_module
+    for name in set(sys.modules) - before:
+        if name.startswith("bench_"):
+            del sys.modules[name]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -11,15 +11,12 @@ import pytest
 
 from gameopt.deck import DeckProblem, solve
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
-
-def test_bench_service_explains_within_the_search_time(monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_bench_service_explains_within_the_search_time(
+        monkeypatch: pytest.MonkeyPatch, load_bench: Callable[[str], ModuleType]) -> None:
     """The explanation stage had no limit and always re-solved by VDS: it measured more
     than the service does. It now passes the deck's method and the search's time."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_deck_service as bench
+    bench = load_bench("bench_deck_service")
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(bench, "binding_rules",
@@ -34,4 +31,3 @@ def test_bench_service_explains_within_the_search_time(monkeypatch: pytest.Monke
     assert kw["method"] == "bnb" and kw["seed"] == 3
     assert kw["limit"].time == pytest.approx(max(r.seconds, 1e-3))
     assert kw["limit"].clock == r.clock
-    sys.modules.pop("bench_deck_service", None)

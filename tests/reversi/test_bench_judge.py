@@ -4,7 +4,9 @@ reach them (Zebra is given the sequence, gameopt the board: they must agree)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,9 +18,8 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def test_positions_replay_from_their_sequences_within_the_empties_range(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_judge as bench
+        load_bench: Callable[[str], ModuleType]) -> None:
+    bench = load_bench("bench_reversi_judge")
 
     res = run_match(Player.from_spec("depth=1", "one"), Player.from_spec("depth=2", "two"),
                     ["f5d6c3", "f5f6e6f4"], workers=1)
@@ -33,16 +34,14 @@ def test_positions_replay_from_their_sequences_within_the_empties_range(
         assert replay == board
         assert seq == seq.lower() and len(seq) == 2 * (60 - board.empties)
     assert len(bench.positions(games, 17, 52)) > len(pos)
-    sys.modules.pop("bench_reversi_judge", None)
-    sys.modules.pop("bench_reversi_strength", None)
 
 
 def test_zebra_move_reads_the_bestmove_line_and_gives_none_without_it(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.syspath_prepend(str(BENCH))
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        load_bench: Callable[[str], ModuleType]) -> None:
     import subprocess
 
-    import bench_reversi_judge as bench
+    bench = load_bench("bench_reversi_judge")
 
     calls: list[list[str]] = []
 
@@ -58,8 +57,6 @@ def test_zebra_move_reads_the_bestmove_line_and_gives_none_without_it(
     # depth 8 plays exact from 16 empties, as the strength benchmark's adapter does
     assert calls[0][calls[0].index("-l") + 1:calls[0].index("-l") + 7] == \
         ["8", "16", "16", "8", "16", "16"]
-    sys.modules.pop("bench_reversi_judge", None)
-    sys.modules.pop("bench_reversi_strength", None)
 
 
 def test_zebra_cand_refuses_a_weights_candidate_of_the_same_name() -> None:
@@ -74,12 +71,11 @@ def test_zebra_cand_refuses_a_weights_candidate_of_the_same_name() -> None:
 
 
 def test_own_judge_does_not_need_zebra_but_the_zebra_judge_does(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-        ) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        load_bench: Callable[[str], ModuleType]) -> None:
     """Without Zebra the benchmark skips (exit 0, saying why) when Zebra would judge or
     play; with ``--own-judge`` alone it goes on (here to the missing --ggf file: exit 2)."""
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_judge as bench
+    bench = load_bench("bench_reversi_judge")
 
     monkeypatch.setattr(bench, "build_zebra", lambda peers, dest: (None, "not built here"))
     missing = tmp_path / "none.ggf"
@@ -94,5 +90,3 @@ def test_own_judge_does_not_need_zebra_but_the_zebra_judge_does(
     with pytest.raises(SystemExit) as e:
         bench.main()
     assert e.value.code == 2 and f"--ggf {missing}" in capsys.readouterr().err
-    sys.modules.pop("bench_reversi_judge", None)
-    sys.modules.pop("bench_reversi_strength", None)

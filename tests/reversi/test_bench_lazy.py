@@ -4,7 +4,7 @@ bad arguments in one line."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -15,15 +15,10 @@ from gameopt.reversi.network import NET_K, Network
 from gameopt.reversi.patterns import DEFAULT_SET, N_STAGES
 from gameopt.reversi.weights import SHIPPED, read_weights, write_weights
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture
-def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_lazy as module
-    yield module
-    sys.modules.pop("bench_reversi_lazy", None)
+def bench(load_bench: Callable[[str], ModuleType]) -> ModuleType:
+    return load_bench("bench_reversi_lazy")
 
 
 def _with_network(path: Path) -> Path:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import sys
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
+from types import ModuleType
 
 from gameopt.reversi.files import read_ggf
 from gameopt.reversi.match import Player, run_match
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 def test_games_are_written_as_ggf_that_replays_to_the_result(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_strength as bench
+        load_bench: Callable[[str], ModuleType], tmp_path: Path) -> None:
+    bench = load_bench("bench_reversi_strength")
 
     openings = ["f5d6c3", "f5f6e6f4"]
     res = run_match(Player.from_spec("depth=1", "one"), Player.from_spec("depth=2", "two"),
@@ -33,4 +29,3 @@ def test_games_are_written_as_ggf_that_replays_to_the_result(
         assert board.black_score() == rec.black_diff == g.result
         assert "".join(str(m) for m in g.moves[:len(rec.opening) // 2]).lower() \
             == rec.opening.lower()
-    sys.modules.pop("bench_reversi_strength", None)

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture
-def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_table as module
-    yield module
-    sys.modules.pop("bench_reversi_table", None)
+def bench(load_bench: Callable[[str], ModuleType]) -> ModuleType:
+    return load_bench("bench_reversi_table")
 
 
 def test_it_compares_a_kept_table_with_a_new_one(bench: ModuleType,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -14,15 +14,10 @@ from gameopt.reversi import PASS, search, solve
 from gameopt.reversi.files import GgfGame, write_ggf
 from tests.reversi.positions import random_position
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
 
 @pytest.fixture
-def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    monkeypatch.syspath_prepend(str(BENCH))
-    import bench_reversi_where as module
-    yield module
-    sys.modules.pop("bench_reversi_where", None)
+def bench(load_bench: Callable[[str], ModuleType]) -> ModuleType:
+    return load_bench("bench_reversi_where")
 
 
 def _game(seed: int) -> GgfGame:

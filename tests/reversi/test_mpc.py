@@ -209,3 +209,44 @@ def test_samples_go_on_selectively_past_the_full_width_depth(tmp_path: Path) -> 
     assert main(["reversi", "train", "mpc", "--games", "1", "--max-depth", "3",
                  "--selective-depth", "2", "-o", str(tmp_path / "x.npz")]) == 2
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_samples_use_the_table_they_are_given(tmp_path: Path) -> None:
+    """``table``: the selective searches use that file. The shipped table as a file gives
+    the shipped samples; a table that never cuts makes the selective values the
+    full-width ones; a table without selective depths, or a file that is no table, is
+    refused (exit 2 from ``train mpc --table``, no file written)."""
+    from gameopt.cli.main import main
+    from gameopt.reversi.train import mpc_samples
+
+    shipped = shipped_mpc()
+    if shipped is None:
+        pytest.skip("no shipped MPC table in this checkout")
+    copy = tmp_path / "shipped.npz"
+    write_mpc(copy, shipped)
+    e, v = mpc_samples(2, max_depth=3, per_game=2, selective_depth=5, workers=1)
+    e1, v1 = mpc_samples(2, max_depth=3, per_game=2, selective_depth=5, workers=1,
+                         table=copy)
+    assert (e == e1).all() and (v == v1).all()
+    never = tmp_path / "never.npz"
+    write_mpc(never, MpcTable(np.zeros_like(shipped.table), {}))
+    e2, v2 = mpc_samples(2, max_depth=3, per_game=2, selective_depth=5, workers=1,
+                         table=never)
+    e3, v3 = mpc_samples(2, max_depth=5, per_game=2, workers=1)
+    assert (e2 == e3).all() and (v2 == v3).all()
+    with pytest.raises(InvalidInputError, match="selective_depth above max_depth"):
+        mpc_samples(2, max_depth=3, table=copy)
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not a table")
+    with pytest.raises(InvalidInputError, match="bad.npz"):
+        mpc_samples(2, max_depth=3, selective_depth=5, table=bad)
+    for extra in (["--table", str(bad)], ["--table", str(tmp_path / "none.npz")]):
+        assert main(["reversi", "train", "mpc", "--games", "1", "--max-depth", "3",
+                     "--selective-depth", "4", "-q", "-o", str(tmp_path / "x.npz"),
+                     *extra]) == 2
+        assert not (tmp_path / "x.npz").exists()
+    out = tmp_path / "m.npz"
+    assert main(["reversi", "train", "mpc", "--games", "2", "--per-game", "2",
+                 "--max-depth", "3", "--selective-depth", "4", "--workers", "1", "-q",
+                 "--table", str(never), "-o", str(out)]) == 0
+    assert read_mpc(out).meta["selective_table"] == "never.npz"

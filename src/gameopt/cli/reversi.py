@@ -231,6 +231,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--selective-depth", type=int, default=None, metavar="D",
                    help="search on to depth D (max-depth..16) with Multi-ProbCut (the "
                    "shipped table) and fit the deeper rows on it (default: none)")
+    f.add_argument("--table", default=None, metavar="FILE",
+                   help="the Multi-ProbCut table of the selective searches (default: the "
+                   "shipped one; with --selective-depth only)")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--workers", type=int, default=None)
     f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
@@ -684,10 +687,12 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
                                   per_game=args.per_game, seed=args.seed,
                                   scheduler=args.scheduler, workers=args.workers,
                                   progress=progress_for(args.quiet),
-                                  selective_depth=args.selective_depth)
+                                  selective_depth=args.selective_depth, table=args.table)
     table = fit_mpc(empties, values)
     table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed,
                        "full_width_depth": args.max_depth})
+    if args.table is not None:
+        table.meta["selective_table"] = Path(args.table).name
     write_mpc(args.output, table)
     wall = time.perf_counter() - t
     rows = []

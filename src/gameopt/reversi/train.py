@@ -78,7 +78,7 @@ from gameopt.reversi.patterns import (
     PatternSet,
 )
 from gameopt.reversi.probcut import MAX_DEPTH as MPC_MAX_DEPTH
-from gameopt.reversi.probcut import MpcTable, shallow_depth
+from gameopt.reversi.probcut import MpcTable, read_mpc, shallow_depth
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import kernel_weights, load_npz, read_weights, write_weights
 
@@ -682,13 +682,14 @@ def blend(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32], share
 
 # -- Multi-ProbCut regressions -------------------------------------------------------------
 
-def _mpc_game(job: tuple[int, int, int, int, int]) -> list[tuple[int, list[int]]]:
+def _mpc_game(job: tuple[int, int, int, int, int, str]) -> list[tuple[int, list[int]]]:
     """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
     ``per_game`` of its positions with more than ``deep + 1`` empties (at most 52) are
     searched by iterative deepening to ``max_depth`` without selectivity, then (when
-    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the shipped table): (empties,
-    [value at depth 1, 2, ..., deep] in centi-discs)."""
-    seed, max_depth, per_game, tt_bits, deep = job
+    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table file named last in
+    the job, "" for the shipped table): (empties, [value at depth 1, 2, ..., deep] in
+    centi-discs)."""
+    seed, max_depth, per_game, tt_bits, deep, table_file = job
     rng = np.random.default_rng(seed)
     play = SearchParams(tt_bits=14)
     board = Board.start()
@@ -711,7 +712,8 @@ def _mpc_game(job: tuple[int, int, int, int, int]) -> list[tuple[int, list[int]]
         ply += 1
     out = []
     full = SearchParams(tt_bits=tt_bits, mpc=False)
-    selective = SearchParams(tt_bits=tt_bits, mpc=True)
+    selective = SearchParams(tt_bits=tt_bits, mpc=True,
+                             mpc_table=read_mpc(table_file) if table_file else None)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
@@ -733,26 +735,35 @@ def _mpc_game(job: tuple[int, int, int, int, int]) -> list[tuple[int, list[int]]
 
 def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int = 0,
                 scheduler: str | None = None, workers: int | None = None,
-                progress: ProgressCallback | None = None, selective_depth: int | None = None
+                progress: ProgressCallback | None = None, selective_depth: int | None = None,
+                table: str | Path | None = None
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Positions of ``games`` self-play games searched to every depth 1..``max_depth``
     without selectivity, and with ``selective_depth`` (deeper than ``max_depth``) on to it
-    with Multi-ProbCut (the shipped table: the deeper rows are fitted on the selective
-    search the engine runs): (empties: N, values: N × deepest centi-discs). Games are
-    parallel jobs.
+    with Multi-ProbCut (the table file ``table``, default the shipped table: the deeper
+    rows are fitted on the selective search the engine runs): (empties: N, values: N ×
+    deepest centi-discs). Games are parallel jobs.
 
     Raises
     ------
     InvalidInputError
-        Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16).
+        Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16);
+        a ``table`` without a ``selective_depth`` above ``max_depth``, or one that is not
+        a Multi-ProbCut table file.
     """
     deep = max_depth if selective_depth is None else selective_depth
     if games < 1 or per_game < 1 or not 3 <= max_depth <= 16 or not max_depth <= deep <= 16:
         raise InvalidInputError(f"mpc samples: games={games}, per_game={per_game}, "
                                 f"max_depth={max_depth}, selective_depth={selective_depth}: "
                                 "out of range (max_depth 3..16, selective_depth up to 16)")
+    if table is not None:
+        if deep == max_depth:
+            raise InvalidInputError(f"mpc samples: table {str(table)!r} is for the selective "
+                                    "searches: give a selective_depth above max_depth")
+        read_mpc(table)  # refused here, before any game is played
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    jobs = [(int(s), max_depth, per_game, 18, deep) for s in seeds]
+    table_file = "" if table is None else str(Path(table).resolve())
+    jobs = [(int(s), max_depth, per_game, 18, deep, table_file) for s in seeds]
     rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
                                        progress=progress) for x in part]
     empties = np.array([e for e, _ in rows], dtype=np.int64)
