@@ -230,7 +230,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="deepest full-width search (3..16)")
     f.add_argument("--selective-depth", type=int, default=None, metavar="D",
                    help="search on to depth D (max-depth..16) with Multi-ProbCut (the "
-                   "shipped table) and fit the deeper rows on it (default: none)")
+                   "shipped table, or --table) and fit the deeper rows on it (default: "
+                   "none)")
     f.add_argument("--table", default=None, metavar="FILE",
                    help="the Multi-ProbCut table of the selective searches (default: the "
                    "shipped one; with --selective-depth only)")

@@ -682,14 +682,15 @@ def blend(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32], share
 
 # -- Multi-ProbCut regressions -------------------------------------------------------------
 
-def _mpc_game(job: tuple[int, int, int, int, int, str]) -> list[tuple[int, list[int]]]:
+def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None]
+              ) -> list[tuple[int, list[int]]]:
     """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
     ``per_game`` of its positions with more than ``deep + 1`` empties (at most 52) are
     searched by iterative deepening to ``max_depth`` without selectivity, then (when
-    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table file named last in
-    the job, "" for the shipped table): (empties, [value at depth 1, 2, ..., deep] in
+    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table last in the job,
+    None for the shipped one): (empties, [value at depth 1, 2, ..., deep] in
     centi-discs)."""
-    seed, max_depth, per_game, tt_bits, deep, table_file = job
+    seed, max_depth, per_game, tt_bits, deep, table = job
     rng = np.random.default_rng(seed)
     play = SearchParams(tt_bits=14)
     board = Board.start()
@@ -712,8 +713,7 @@ def _mpc_game(job: tuple[int, int, int, int, int, str]) -> list[tuple[int, list[
         ply += 1
     out = []
     full = SearchParams(tt_bits=tt_bits, mpc=False)
-    selective = SearchParams(tt_bits=tt_bits, mpc=True,
-                             mpc_table=read_mpc(table_file) if table_file else None)
+    selective = SearchParams(tt_bits=tt_bits, mpc=True, mpc_table=table)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
@@ -756,14 +756,12 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
         raise InvalidInputError(f"mpc samples: games={games}, per_game={per_game}, "
                                 f"max_depth={max_depth}, selective_depth={selective_depth}: "
                                 "out of range (max_depth 3..16, selective_depth up to 16)")
-    if table is not None:
-        if deep == max_depth:
-            raise InvalidInputError(f"mpc samples: table {str(table)!r} is for the selective "
-                                    "searches: give a selective_depth above max_depth")
-        read_mpc(table)  # refused here, before any game is played
+    if table is not None and deep == max_depth:
+        raise InvalidInputError(f"mpc samples: table {str(table)!r} is for the selective "
+                                "searches: give a selective_depth above max_depth")
+    cuts = None if table is None else read_mpc(table)  # read once, before any game
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    table_file = "" if table is None else str(Path(table).resolve())
-    jobs = [(int(s), max_depth, per_game, 18, deep, table_file) for s in seeds]
+    jobs = [(int(s), max_depth, per_game, 18, deep, cuts) for s in seeds]
     rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
                                        progress=progress) for x in part]
     empties = np.array([e for e, _ in rows], dtype=np.int64)
