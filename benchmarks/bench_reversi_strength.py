@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -50,9 +51,7 @@ import time
 from pathlib import Path
 
 from gameopt.core.table import format_table
-from gameopt.reversi.board import Board, parse_moves
-from gameopt.reversi.files import GgfGame, write_ggf
-from gameopt.reversi.match import MatchResult, parse_player, read_openings, run_match
+from gameopt.reversi.match import GameLog, MatchResult, parse_player, read_openings, run_match
 
 ROOT = Path(__file__).resolve().parents[1]
 PEERS = ROOT / ".." / "shared" / "peers"
@@ -125,17 +124,6 @@ def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object
             f"{res.mean_diff:+.1f}", extra]
 
 
-def write_games(path: Path, res: MatchResult) -> None:
-    """The games of ``res`` as GGF (opening moves included; ``RE``: Black's discs)."""
-    games = []
-    for g in res.games:
-        black, white = (res.a, res.b) if g.a_black else (res.b, res.a)
-        games.append(GgfGame(Board.start(), tuple(parse_moves(g.opening)) + g.moves,
-                             {"GM": "Othello", "PB": black, "PW": white,
-                              "RE": f"{g.black_diff:+d}"}))
-    write_ggf(path, games)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS)
@@ -152,11 +140,15 @@ def main() -> int:
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=Path, default=None, metavar="DIR",
-                    help="write each row's games to DIR/ROW.ggf")
+                    help="write each row's games to DIR/ROW.ggf (DIR/ROW.ggf.part as they "
+                         "end, so a stopped run keeps its finished games)")
     ap.add_argument("--zebra-dir", type=Path,
                     default=Path.home() / ".cache" / "gameopt-peers" / "zebra")
     ap.add_argument("--peers", type=Path, default=PEERS)
     args = ap.parse_args()
+    # A TERM (kill, a job runner's stop) unwinds like Ctrl-C: the adapter logs' temporary
+    # directory is removed and the rows' .part game files stay.
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
         time_rows = parse_time_rows(args.time_rows)
     except ValueError as e:
@@ -190,16 +182,19 @@ def main() -> int:
             log = Path(tmp) / f"zebra-{name}.log"
             zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
                      f"--log {log},depth={depth},timeout=600")
+            a, b = parse_player(aspec, f"gameopt {aspec}"), parse_player(zspec, f"Zebra d{depth}")
             t = time.perf_counter()
-            res = run_match(parse_player(aspec, f"gameopt {aspec}"),
-                            parse_player(zspec, f"Zebra d{depth}"), ops, workers=args.workers)
+            if args.games is None:
+                res = run_match(a, b, ops, workers=args.workers)
+            else:
+                with GameLog(args.games / f"{name}.ggf", a.name, b.name) as games:
+                    res = run_match(a, b, ops, workers=args.workers, on_game=games.add)
+                    games.finish(res)
             wall = time.perf_counter() - t
             commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"'
                             + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
                                else ""))
             print(res.summary(), file=sys.stderr)
-            if args.games is not None:
-                write_games(args.games / f"{name}.ggf", res)
             return res, wall, zebra_times(log, exact)
 
         for depth in (int(d) for d in args.depths.split(",") if d.strip()):

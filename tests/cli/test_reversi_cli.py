@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from gameopt.cli.main import main
+from gameopt.reversi.files import read_ggf
 from gameopt.reversi.weights import read_weights
 from tests.reversi.positions import random_position
 
@@ -116,6 +117,16 @@ def test_openings_then_match(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                  str(out), "--workers", "1", "-q"]) == 0
     text = capsys.readouterr().out
     assert "6 games" in text and "Elo" in text and "p " in text
+    games = tmp_path / "m.ggf"
+    assert main(["reversi", "match", "--a", "depth=2", "--b", "depth=1", "--openings",
+                 str(out), "--workers", "1", "-q", "--games", str(games)]) == 0
+    assert f"wrote 6 games to {games}" in capsys.readouterr().out
+    assert len(read_ggf(games)) == 6 and not (tmp_path / "m.ggf.part").exists()
+    bad = tmp_path / "no" / "m.ggf"
+    assert main(["reversi", "match", "--openings", str(out), "--workers", "1", "-q",
+                 "--games", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}: directory" in err and err.count("\n") == 1
 
 
 def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,

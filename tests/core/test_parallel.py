@@ -86,6 +86,45 @@ def test_processes_keep_job_order_and_report_progress() -> None:
     assert rec.reports[-1].info["job"] == 0  # the slow job finished last
 
 
+def test_results_are_handed_over_as_jobs_finish() -> None:
+    # on_result sees each (index, result) once, in finishing order, before that job's
+    # progress report: the slow first job comes last.
+    work = [(0.6, 10), (0.0, 11), (0.0, 12), (0.2, 13)]
+    seen: list[tuple[int, int]] = []
+    order: list[object] = []
+
+    def keep(i: int, r: int) -> None:
+        seen.append((i, r))
+        order.append(("result", i))
+
+    def report(p: Progress) -> None:
+        order.append(("progress", p.info.get("job")))
+
+    assert parallel_map(jobs.sleep_then_echo, work, workers=2, on_result=keep,
+                        progress=report) == [10, 11, 12, 13]
+    assert sorted(seen) == [(0, 10), (1, 11), (2, 12), (3, 13)]
+    assert seen[-1] == (0, 10)
+    assert order[1::2] == [("result", i) for i, _ in seen]
+    assert order[2::2] == [("progress", i) for i, _ in seen]
+    inline: list[tuple[int, int]] = []
+    assert parallel_map(jobs.square, range(4), workers=1,
+                        on_result=lambda i, r: inline.append((i, r))) == [0, 1, 4, 9]
+    assert inline == [(0, 0), (1, 1), (2, 4), (3, 9)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_on_result_error_stops_the_map(workers: int) -> None:
+    seen: list[int] = []
+
+    def keep(i: int, r: int) -> None:
+        seen.append(i)
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        parallel_map(jobs.square, range(5), workers=workers, on_result=keep)
+    assert len(seen) == 1
+
+
 def test_processes_run_outside_this_process() -> None:
     pids = parallel_map(jobs.pid_of, range(4), workers=2)
     assert os.getpid() not in pids
@@ -198,8 +237,11 @@ def test_dask_runs_jobs_on_the_worker(dask_cluster: str) -> None:
 
 
 def test_dask_keeps_job_order(dask_cluster: str) -> None:
-    assert parallel_map(jobs.square, range(10), scheduler=dask_cluster) == [
+    seen: list[tuple[int, int]] = []
+    assert parallel_map(jobs.square, range(10), scheduler=dask_cluster,
+                        on_result=lambda i, r: seen.append((i, r))) == [
         x * x for x in range(10)]
+    assert sorted(seen) == [(x, x * x) for x in range(10)]
     work = [(0.3, 0), (0.0, 1), (0.1, 2)]
     assert parallel_map(jobs.sleep_then_echo, work, scheduler=dask_cluster) == [0, 1, 2]
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from gameopt.core import Limit
-from gameopt.errors import InvalidInputError
+from gameopt.errors import InvalidInputError, SolverError
 from gameopt.reversi.board import Board
+from gameopt.reversi.files import read_ggf
 from gameopt.reversi.match import (
+    GameLog,
     GameRecord,
+    MoveFn,
     Player,
     make_openings,
     match_stats,
@@ -203,3 +208,76 @@ def test_random_position_reaches_the_empties_with_a_move_to_play() -> None:
     for bad in (0, 60, 2.5):
         with pytest.raises(InvalidInputError, match="random position: empties"):
             random_position(bad, seed=0)  # type: ignore[arg-type]
+
+
+def test_game_log_writes_the_games_in_match_order_and_they_replay(tmp_path: Path) -> None:
+    openings = ["f5d6c3", "f5f6e6f4"]
+    a, b = Player.from_spec("depth=1", "one"), Player.from_spec("depth=2", "two")
+    path = tmp_path / "m.ggf"
+    with GameLog(path, a.name, b.name) as log:
+        seen: list[GameRecord] = []
+
+        def keep(g: GameRecord) -> None:
+            seen.append(g)
+            log.add(g)
+            # Each finished game is in the part file, whole, as soon as it ends.
+            assert len(read_ggf(log.part)) == len(seen)
+
+        res = run_match(a, b, openings, workers=1, on_game=keep)
+        assert not path.exists()
+        log.finish(res)
+    assert seen == list(res.games)
+    assert not log.part.exists()
+    games = read_ggf(path)
+    assert len(games) == len(res.games) == 4
+    for g, rec in zip(games, res.games, strict=True):
+        assert g.tags["PB"] == ("one" if rec.a_black else "two")
+        assert g.tags["PW"] == ("two" if rec.a_black else "one")
+        board = g.final_board()
+        assert board.is_game_over()
+        assert board.black_score() == rec.black_diff == g.result
+        assert "".join(str(m) for m in g.moves[:len(rec.opening) // 2]).lower() \
+            == rec.opening.lower()
+
+
+class Breaks:
+    """A contestant that plays like ``depth=1`` for ``games`` games, then fails."""
+
+    name = "breaks"
+
+    def __init__(self, games: int) -> None:
+        self.left = games
+        self.inner = Player.from_spec("depth=1", "inner")
+
+    @contextmanager
+    def seat(self) -> Iterator[MoveFn]:
+        if self.left == 0:
+            raise SolverError("breaks: engine gone")
+        self.left -= 1
+        with self.inner.seat() as move:
+            yield move
+
+
+def test_a_stopped_match_keeps_its_finished_games_in_the_part_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.ggf"
+    path.write_text("old\n")
+    with pytest.raises(SolverError, match="job index 3 of 4 failed: SolverError: breaks"), \
+            GameLog(path, "breaks", "two") as log:
+        run_match(Breaks(3), Player.from_spec("depth=1", "two"), ["f5d6c3", "f5f6e6f4"],
+                  workers=1, on_game=log.add)
+    assert path.read_text() == "old\n"  # the old file is left as it was
+    kept = read_ggf(log.part)
+    assert len(kept) == 3 and all(g.final_board().is_game_over() for g in kept)
+    # No game finished: no part file either.
+    with pytest.raises(SolverError), GameLog(tmp_path / "n.ggf", "breaks", "two") as log:
+        run_match(Breaks(0), Player.from_spec("depth=1", "two"), ["f5d6c3"], workers=1,
+                  on_game=log.add)
+    assert not log.part.exists() and not (tmp_path / "n.ggf").exists()
+
+
+def test_game_log_refuses_a_path_it_cannot_write_before_any_game(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match=r"directory .*nowhere does not exist"):
+        GameLog(tmp_path / "nowhere" / "m.ggf", "a", "b").__enter__()
+    with pytest.raises(InvalidInputError, match=r"is a directory, not a games file"):
+        GameLog(tmp_path, "a", "b").__enter__()
+    assert list(tmp_path.iterdir()) == []

@@ -100,6 +100,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=None)
     s.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
+    s.add_argument("--games", default=None, metavar="FILE.ggf",
+                   help="write the games as GGF: to FILE.ggf.part as each ends, then "
+                        "FILE.ggf whole in match order (a stopped match keeps the .part)")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress line")
     _time_flags(s, "this engine's players without a time setting of their own think by "
                    "time instead of depth (CPU seconds unless --wall; external engines "
@@ -440,6 +443,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 
     from gameopt.cli.common import progress_for
     from gameopt.reversi.match import (
+        GameLog,
         Player,
         make_openings,
         parse_player,
@@ -457,9 +461,17 @@ def cmd_match(args: argparse.Namespace) -> int:
     a, b = players
     ops = (read_openings(args.openings) if args.openings
            else make_openings(args.count, args.plies, seed=args.seed))
-    res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
-                    progress=progress_for(args.quiet))
+    if args.games is None:
+        res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
+                        progress=progress_for(args.quiet))
+        print(res.summary())
+        return 0
+    with GameLog(args.games, a.name, b.name) as log:
+        res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
+                        progress=progress_for(args.quiet), on_game=log.add)
+        log.finish(res)
     print(res.summary())
+    print(f"wrote {len(res.games)} games to {args.games}")
     return 0
 
 

@@ -42,6 +42,7 @@ def default_workers() -> int:
 
 def parallel_map(fn: Callable[[J], R], jobs: Iterable[J], *, scheduler: str | None = None,
                  workers: int | None = None, progress: ProgressCallback | None = None,
+                 on_result: Callable[[int, R], None] | None = None,
                  connect_timeout: float = 10.0) -> list[R]:
     """Return ``[fn(job) for job in jobs]``, computed in parallel, in job order.
 
@@ -63,6 +64,11 @@ def parallel_map(fn: Callable[[J], R], jobs: Iterable[J], *, scheduler: str | No
     progress : ProgressCallback or None
         Called with ``Progress(task="parallel_map", done, total, info={"job": i})`` each time
         job ``i`` finishes (in finishing order), after one first report with ``done=0``.
+    on_result : callable or None
+        Called in this process as ``on_result(i, result)`` each time job ``i`` finishes, in
+        finishing order, before its progress report: a caller that keeps results as they
+        come (a match writing each game) loses none of the finished ones when the map is
+        stopped. An exception it raises stops the map as a failing job does, unwrapped.
     connect_timeout : float
         Seconds to wait for the Dask scheduler to answer.
 
@@ -97,15 +103,15 @@ def parallel_map(fn: Callable[[J], R], jobs: Iterable[J], *, scheduler: str | No
                 f"parallel_map: workers={workers!r} has no meaning with scheduler={scheduler!r} "
                 "(the cluster's workers run the jobs)")
         address = _check_address(scheduler)
-        return _map_dask(fn, items, address, progress, connect_timeout)
+        return _map_dask(fn, items, address, progress, on_result, connect_timeout)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise InvalidInputError(
             f"parallel_map: workers must be a positive integer, got {workers!r}")
     count = min(workers if workers is not None else default_workers(), max(1, len(items)))
     if count == 1:
-        return _map_inline(fn, items, progress)
-    return _map_processes(fn, items, count, progress)
+        return _map_inline(fn, items, progress, on_result)
+    return _map_processes(fn, items, count, progress, on_result)
 
 
 def _check_address(scheduler: str) -> str:
@@ -127,8 +133,8 @@ def _job_failed(index: int, total: int, exc: BaseException, where: str) -> Solve
                        f"{type(exc).__name__}: {exc}")
 
 
-def _map_inline(fn: Callable[[J], R], items: Sequence[J],
-                progress: ProgressCallback | None) -> list[R]:
+def _map_inline(fn: Callable[[J], R], items: Sequence[J], progress: ProgressCallback | None,
+                on_result: Callable[[int, R], None] | None) -> list[R]:
     total = len(items)
     _report(progress, 0, total, None)
     results: list[R] = []
@@ -137,12 +143,15 @@ def _map_inline(fn: Callable[[J], R], items: Sequence[J],
             results.append(fn(job))
         except Exception as exc:
             raise _job_failed(i, total, exc, "") from exc
+        if on_result is not None:
+            on_result(i, results[-1])
         _report(progress, i + 1, total, i)
     return results
 
 
 def _map_processes(fn: Callable[[J], R], items: Sequence[J], count: int,
-                   progress: ProgressCallback | None) -> list[R]:
+                   progress: ProgressCallback | None,
+                   on_result: Callable[[int, R], None] | None) -> list[R]:
     total = len(items)
     _report(progress, 0, total, None)
     results: list[Any] = [None] * total
@@ -156,6 +165,8 @@ def _map_processes(fn: Callable[[J], R], items: Sequence[J], count: int,
             if exc is not None:
                 raise _job_failed(i, total, exc, " in a local worker process") from exc
             results[i] = future.result()
+            if on_result is not None:
+                on_result(i, results[i])
             _report(progress, done, total, i)
     finally:
         # On success every future is done; on failure drop what has not started.
@@ -164,7 +175,8 @@ def _map_processes(fn: Callable[[J], R], items: Sequence[J], count: int,
 
 
 def _map_dask(fn: Callable[[J], R], items: Sequence[J], address: str,
-              progress: ProgressCallback | None, connect_timeout: float) -> list[R]:
+              progress: ProgressCallback | None, on_result: Callable[[int, R], None] | None,
+              connect_timeout: float) -> list[R]:
     import distributed  # heavy import (tornado, dask): only when a cluster is asked for
 
     try:
@@ -186,6 +198,8 @@ def _map_dask(fn: Callable[[J], R], items: Sequence[J], address: str,
                 error = future.exception()
                 client.cancel(futures)
                 raise _job_failed(i, total, error, f" on the Dask cluster at {address}") from error
+            if on_result is not None:
+                on_result(i, future.result())
             _report(progress, done, total, i)
         return list(client.gather(futures))
     finally:

@@ -49,13 +49,15 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import statistics
 import zlib
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol
+from types import TracebackType
+from typing import IO, Protocol
 
 import numpy as np
 
@@ -68,12 +70,13 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book, read_book
 from gameopt.reversi.external import ExternalPlayer
+from gameopt.reversi.files import GgfGame, format_ggf, write_ggf
 from gameopt.reversi.search import EvalKind, SearchParams, SearchTable, search, solve
 from gameopt.reversi.timing import TimeControl, timed_move
 
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
-           "play_game", "run_match", "make_openings", "read_openings", "write_openings",
-           "match_stats", "pentanomial_stats", "PAIR_POINTS"]
+           "play_game", "run_match", "game_ggf", "GameLog", "make_openings", "read_openings",
+           "write_openings", "match_stats", "pentanomial_stats", "PAIR_POINTS"]
 
 #: A's points in a pair of games (both colours of one opening): the pentanomial outcomes.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -536,8 +539,12 @@ def match_stats(a: str, b: str, games: Sequence[GameRecord]) -> MatchResult:
 
 def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
               scheduler: str | None = None, workers: int | None = None,
-              progress: ProgressCallback | None = None) -> MatchResult:
+              progress: ProgressCallback | None = None,
+              on_game: Callable[[GameRecord], None] | None = None) -> MatchResult:
     """Each opening twice (A Black, then A White), in parallel; then :func:`match_stats`.
+
+    ``on_game`` is called with each game as it ends (in finishing order, in this process),
+    e.g. :meth:`GameLog.add`, so that a stopped match keeps the games it finished.
 
     Raises
     ------
@@ -553,8 +560,79 @@ def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
         raise InvalidInputError(f"match: both players are named {a.name!r}")
     jobs = [(a, b, op, a_black) for op in openings for a_black in (True, False)]
     games = parallel_map(_game_job, jobs, scheduler=scheduler, workers=workers,
-                         progress=progress)
+                         progress=progress,
+                         on_result=None if on_game is None else lambda _, g: on_game(g))
     return match_stats(a.name, b.name, games)
+
+
+def game_ggf(a: str, b: str, game: GameRecord) -> GgfGame:
+    """``game`` of A (named ``a``) against B as GGF: from the start, the opening's moves
+    included, ``PB``/``PW`` the players' names, ``RE`` Black's disc difference."""
+    black, white = (a, b) if game.a_black else (b, a)
+    return GgfGame(Board.start(), tuple(parse_moves(game.opening)) + game.moves,
+                   {"GM": "Othello", "PB": black, "PW": white, "RE": f"{game.black_diff:+d}"})
+
+
+class GameLog:
+    """A match's games in a GGF file, kept as they end.
+
+    While the match runs, each game is appended to ``PATH.part`` as one whole GGF line
+    (flushed as written), in finishing order; :meth:`finish` then writes ``PATH`` whole,
+    in the match's order (each opening, A Black then A White), and removes the part file.
+    A match that stops before the end leaves ``PATH`` as it was and ``PATH.part`` with
+    every game it finished (no part file when it finished none). Entering checks that the
+    file can be written, so a bad path fails before the first game, not after the last.
+
+    Raises
+    ------
+    InvalidInputError
+        On entering, when ``PATH``'s directory does not exist, ``PATH`` is a directory, or
+        ``PATH.part`` cannot be written.
+    """
+
+    def __init__(self, path: str | Path, a: str, b: str) -> None:
+        self.path = Path(path)
+        self.part = self.path.with_name(self.path.name + ".part")
+        self.a, self.b = a, b
+        self.count = 0
+        self._file: IO[str] | None = None
+
+    def __enter__(self) -> GameLog:
+        directory = self.path.parent if str(self.path.parent) else Path(".")
+        if not directory.is_dir():
+            raise InvalidInputError(f"{self.path}: directory {directory} does not exist")
+        if self.path.is_dir():
+            raise InvalidInputError(f"{self.path}: is a directory, not a games file")
+        try:
+            self._file = open(self.part, "w", encoding="utf-8")
+        except OSError as e:
+            raise InvalidInputError(f"{self.part}: cannot write ({e.strerror or e})") from None
+        return self
+
+    def add(self, game: GameRecord) -> None:
+        """Append ``game`` to the part file."""
+        if self._file is None:
+            raise InvalidInputError(f"{self.path}: the games file is not open")
+        self._file.write(format_ggf(game_ggf(self.a, self.b, game)) + "\n")
+        self._file.flush()
+        self.count += 1
+
+    def finish(self, result: MatchResult) -> None:
+        """Write ``PATH`` with the games of ``result`` (whole or not at all), then remove
+        the part file."""
+        write_ggf(self.path, [game_ggf(result.a, result.b, g) for g in result.games])
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        os.unlink(self.part)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+            if self.count == 0:
+                self.part.unlink(missing_ok=True)
 
 
 def make_openings(count: int, plies: int = 8, *, seed: int | None = 0, depth: int = 4,
