@@ -250,3 +250,63 @@ def test_samples_use_the_table_they_are_given(tmp_path: Path) -> None:
                  "--max-depth", "3", "--selective-depth", "4", "--workers", "1", "-q",
                  "--table", str(never), "-o", str(out)]) == 0
     assert read_mpc(out).meta["selective_table"] == "never.npz"
+
+
+def test_samples_use_the_weights_they_are_given(tmp_path: Path) -> None:
+    """``eval_file``: the games and searches use those weights. A copy of the shipped
+    weights gives the shipped samples; other weights give other values; a file that is
+    no weights file is refused before any game (exit 2 from ``train mpc --eval``, no
+    file written), and the meta names the weights."""
+    from gameopt.cli.main import main
+    from gameopt.reversi.train import mpc_samples
+    from gameopt.reversi.weights import SHIPPED, read_weights, write_weights
+
+    w, meta = read_weights(SHIPPED)
+    copy, half = tmp_path / "copy.npz", tmp_path / "half.npz"
+    write_weights(copy, w, meta)
+    write_weights(half, w * 0.5, meta)
+    e, v = mpc_samples(2, max_depth=4, per_game=2, workers=1)
+    e1, v1 = mpc_samples(2, max_depth=4, per_game=2, workers=1, eval_file=copy)
+    assert (e == e1).all() and (v == v1).all()
+    _, v2 = mpc_samples(2, max_depth=4, per_game=2, workers=1, eval_file=half)
+    assert not np.array_equal(v, v2)
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not weights")
+    with pytest.raises(InvalidInputError, match="bad.npz"):
+        mpc_samples(2, max_depth=3, eval_file=bad)
+    for name in ("bad.npz", "none.npz"):
+        assert main(["reversi", "train", "mpc", "--games", "1", "--max-depth", "3", "-q",
+                     "--eval", str(tmp_path / name), "-o", str(tmp_path / "x.npz")]) == 2
+        assert not (tmp_path / "x.npz").exists()
+    out = tmp_path / "m.npz"
+    assert main(["reversi", "train", "mpc", "--games", "2", "--per-game", "2",
+                 "--max-depth", "3", "--workers", "1", "-q", "--eval", str(half),
+                 "-o", str(out)]) == 0
+    assert read_mpc(out).meta["eval"] == "half.npz"
+
+
+def test_a_player_searches_with_the_table_it_is_given(tmp_path: Path) -> None:
+    """``mpctable=FILE`` in a player spec reaches the search, with ``eval=FILE`` too: a
+    table that never cuts searches as Multi-ProbCut off does; the shipped one cuts."""
+    from gameopt.core import Limit
+    from gameopt.reversi.match import Player
+    from gameopt.reversi.weights import SHIPPED
+
+    shipped = shipped_mpc()
+    if shipped is None:
+        pytest.skip("no shipped MPC table in this checkout")
+    never = tmp_path / "never.npz"
+    write_mpc(never, MpcTable(np.full_like(shipped.table, 0.0), {}))
+    b = random_position(5, 40)
+    off = search(b, Limit(depth=7), params=Player.from_spec(
+        f"eval={SHIPPED},mpc=0", "off").search_params())
+    for spec in (f"mpc=1,mpctable={never}", f"eval={SHIPPED},mpc=1,mpctable={never}"):
+        p = Player.from_spec(spec, "p").search_params()
+        assert p.mpc_table is not None and not p.mpc_table.table.any()
+        r = search(b, Limit(depth=7), params=p)
+        assert (r.move, r.score, r.nodes) == (off.move, off.score, off.nodes)
+    cut = search(b, Limit(depth=7), params=Player.from_spec(
+        f"eval={SHIPPED},mpc=1", "on").search_params())
+    assert cut.nodes < off.nodes
+    with pytest.raises(InvalidInputError, match=r"player p: mpctable: .*none\.npz"):
+        Player.from_spec(f"mpctable={tmp_path / 'none.npz'}", "p")

@@ -37,6 +37,9 @@ player specs (comma-separated, any order):
                             keep=1: one kept through the game); early=0: solve exactly
                             only from end= empties (default early=1: by time also
                             earlier, when the solve should fit in half the move's time)
+  mpctable=FILE             Multi-ProbCut's cut pairs from FILE (made by 'train mpc',
+                            with --eval for weights of your own; default: the shipped
+                            table, fitted on the shipped weights)
   lazy=D, netmax=E          with a weights file that carries a network: skip it at
                             leaves whose pattern value is D discs or more outside the
                             window (lazy evaluation; default 3 when thinking by time,
@@ -238,6 +241,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.add_argument("--table", default=None, metavar="FILE",
                    help="the Multi-ProbCut table of the selective searches (default: the "
                    "shipped one; with --selective-depth only)")
+    f.add_argument("--eval", default=None, metavar="FILE",
+                   help="pattern weights (.npz) that play and evaluate the searches "
+                        "(default: the shipped weights); give the table to a player with "
+                        "eval=FILE,mpctable=OUTPUT")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--workers", type=int, default=None)
     f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
@@ -700,12 +707,15 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
                                   per_game=args.per_game, seed=args.seed,
                                   scheduler=args.scheduler, workers=args.workers,
                                   progress=progress_for(args.quiet),
-                                  selective_depth=args.selective_depth, table=args.table)
+                                  selective_depth=args.selective_depth, table=args.table,
+                                  eval_file=args.eval)
     table = fit_mpc(empties, values)
     table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed,
                        "full_width_depth": args.max_depth})
     if args.table is not None:
         table.meta["selective_table"] = Path(args.table).name
+    if args.eval is not None:
+        table.meta["eval"] = Path(args.eval).name
     write_mpc(args.output, table)
     wall = time.perf_counter() - t
     rows = []

@@ -71,6 +71,7 @@ from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import Book, read_book
 from gameopt.reversi.external import ExternalPlayer
 from gameopt.reversi.files import GgfGame, format_ggf, write_ggf
+from gameopt.reversi.probcut import MpcTable, read_mpc
 from gameopt.reversi.search import EvalKind, SearchParams, SearchTable, search, solve
 from gameopt.reversi.timing import TimeControl, timed_move
 
@@ -133,7 +134,8 @@ class Player:
         if self.eval_file is None:
             return self.params
         return replace(pattern_params(self.eval_file), mpc=self.params.mpc,
-                       mpc_t=self.params.mpc_t, net_margin=self.params.net_margin,
+                       mpc_t=self.params.mpc_t, mpc_table=self.params.mpc_table,
+                       net_margin=self.params.net_margin,
                        net_max_empties=self.params.net_max_empties)
 
     def __post_init__(self) -> None:
@@ -223,8 +225,9 @@ class Player:
 
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
-        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,lazy=D,
-        netmax=E,keep=0|1,early=0|1,book=FILE,variety=V`` (any order, all optional) -> Player.
+        """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,
+        mpctable=FILE,lazy=D,netmax=E,keep=0|1,early=0|1,book=FILE,variety=V`` (any order,
+        all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -232,9 +235,11 @@ class Player:
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
-        ``mpct=T`` sets its confidence, ``lazy=D`` the network's lazy-evaluation margin in
-        discs (``SearchParams.net_margin``; a weights file with a network; default: 3 when
-        thinking by time, 0 at a fixed depth), ``netmax=E``
+        ``mpct=T`` sets its confidence, ``mpctable=FILE`` its cut pairs (a table of
+        ``gameopt reversi train mpc``, e.g. fitted with ``--eval`` on the weights of
+        ``eval=FILE``; default the shipped table), ``lazy=D`` the network's lazy-evaluation
+        margin in discs (``SearchParams.net_margin``; a weights file with a network;
+        default: 3 when thinking by time, 0 at a fixed depth), ``netmax=E``
         evaluates the network only at positions of E empties or fewer
         (``SearchParams.net_max_empties``), ``keep=0``
         starts every timed search from an empty transposition table (default ``keep=1``:
@@ -253,6 +258,7 @@ class Player:
         kind_eval: EvalKind | None = None
         mpc: bool | None = None
         mpc_t: float | None = None
+        mpc_table: MpcTable | None = None
         margin: float | None = None
         net_max: int | None = None
         book: Book | None = None
@@ -286,6 +292,12 @@ class Player:
             if key == "early" and value in ("0", "1"):
                 early = value == "1"
                 continue
+            if key == "mpctable" and value:
+                try:
+                    mpc_table = read_mpc(value.strip())
+                except InvalidInputError as e:
+                    raise InvalidInputError(f"player {name}: mpctable: {e}") from None
+                continue
             if key == "mpct":
                 mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
                 continue
@@ -307,7 +319,8 @@ class Player:
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T, lazy=D, netmax=E, keep=0|1, "
+                                        "mpc=0|1, mpct=T, mpctable=FILE, lazy=D, "
+                                        "netmax=E, keep=0|1, "
                                         "early=0|1, book=FILE, variety=V or "
                                         "nboard=COMMAND")
             kw[key] = int(value)
@@ -319,6 +332,8 @@ class Player:
         try:
             if mpc_t is not None:
                 params = replace(params, mpc_t=mpc_t)
+            if mpc_table is not None:
+                params = replace(params, mpc_table=mpc_table)
             if margin is not None:
                 params = replace(params, net_margin=round(100 * margin))
             if net_max is not None:

@@ -53,7 +53,7 @@ import functools
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -682,17 +682,19 @@ def blend(first: npt.NDArray[np.float32], second: npt.NDArray[np.float32], share
 
 # -- Multi-ProbCut regressions -------------------------------------------------------------
 
-def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None]
+def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
               ) -> list[tuple[int, list[int]]]:
     """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
     ``per_game`` of its positions with more than ``deep + 1`` empties (at most 52) are
     searched by iterative deepening to ``max_depth`` without selectivity, then (when
-    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table last in the job,
-    None for the shipped one): (empties, [value at depth 1, 2, ..., deep] in
-    centi-discs)."""
-    seed, max_depth, per_game, tt_bits, deep, table = job
+    ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table in the job, None
+    for the shipped one): (empties, [value at depth 1, 2, ..., deep] in centi-discs).
+    Every search uses the weights file last in the job (None: the shipped weights)."""
+    seed, max_depth, per_game, tt_bits, deep, table, eval_file = job
     rng = np.random.default_rng(seed)
-    play = SearchParams(tt_bits=14)
+    base = (SearchParams() if eval_file is None
+            else SearchParams(eval_kind=EvalKind.PATTERN, weights=kernel_weights(eval_file)))
+    play = replace(base, tt_bits=14)
     board = Board.start()
     seq: list[Board] = []
     ply = 0
@@ -712,8 +714,8 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None]
         board = board.play(move)
         ply += 1
     out = []
-    full = SearchParams(tt_bits=tt_bits, mpc=False)
-    selective = SearchParams(tt_bits=tt_bits, mpc=True, mpc_table=table)
+    full = replace(base, tt_bits=tt_bits, mpc=False)
+    selective = replace(base, tt_bits=tt_bits, mpc=True, mpc_table=table)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
@@ -736,20 +738,23 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None]
 def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int = 0,
                 scheduler: str | None = None, workers: int | None = None,
                 progress: ProgressCallback | None = None, selective_depth: int | None = None,
-                table: str | Path | None = None
+                table: str | Path | None = None, eval_file: str | Path | None = None
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Positions of ``games`` self-play games searched to every depth 1..``max_depth``
     without selectivity, and with ``selective_depth`` (deeper than ``max_depth``) on to it
     with Multi-ProbCut (the table file ``table``, default the shipped table: the deeper
     rows are fitted on the selective search the engine runs): (empties: N, values: N ×
-    deepest centi-discs). Games are parallel jobs.
+    deepest centi-discs). Games are parallel jobs. ``eval_file``: the pattern weights
+    (with their network, if the file has one) that play the games and evaluate the
+    searches (default the shipped weights): a table for an evaluation is fitted on that
+    evaluation's searches.
 
     Raises
     ------
     InvalidInputError
         Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16);
         a ``table`` without a ``selective_depth`` above ``max_depth``, or one that is not
-        a Multi-ProbCut table file.
+        a Multi-ProbCut table file; an ``eval_file`` that is not a weights file.
     """
     deep = max_depth if selective_depth is None else selective_depth
     if games < 1 or per_game < 1 or not 3 <= max_depth <= 16 or not max_depth <= deep <= 16:
@@ -760,8 +765,11 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
         raise InvalidInputError(f"mpc samples: table {str(table)!r} is for the selective "
                                 "searches: give a selective_depth above max_depth")
     cuts = None if table is None else read_mpc(table)  # read once, before any game
+    weights = None if eval_file is None else str(eval_file)
+    if weights is not None:
+        kernel_weights(weights)  # fail now, naming the file, not in a worker
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    jobs = [(int(s), max_depth, per_game, 18, deep, cuts) for s in seeds]
+    jobs = [(int(s), max_depth, per_game, 18, deep, cuts, weights) for s in seeds]
     rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
                                        progress=progress) for x in part]
     empties = np.array([e for e, _ in rows], dtype=np.int64)
