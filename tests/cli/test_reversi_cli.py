@@ -83,7 +83,8 @@ def test_bench_ffo_first_positions(reversi_data: Path,
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
     (["reversi", "match", "--a", "depth=x"],
      "is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, cpu, wall, mpc=0|1, mpct=T, "
-     "lazy=D, netmax=E, keep=0|1, early=0|1, book=FILE, variety=V or nboard=COMMAND"),
+     "mpctable=FILE, lazy=D, netmax=E, keep=0|1, early=0|1, book=FILE, variety=V or "
+     "nboard=COMMAND"),
     (["reversi", "match", "--b", "nboard=/nonexistent/engine"],
      "engine command '/nonexistent/engine' not found"),
     (["reversi", "match", "--b", "nboard=gameopt reversi nboard,end=3"],
