@@ -216,6 +216,35 @@ def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,
     assert main(["reversi", "match", "--a", f"eval={tmp_path / 'none.npz'}"]) == 2
 
 
+@pytest.mark.parametrize("stop", ["error", "interrupt"])
+def test_a_stopped_match_says_where_its_games_are(
+        stop: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import gameopt.reversi.match as match_mod
+    from gameopt.errors import SolverError
+
+    real = match_mod.run_match
+
+    def one_game_then_stop(a, b, ops, **kw):  # type: ignore[no-untyped-def]
+        real(a, b, ops[:1], workers=1, on_game=lambda g: (kw["on_game"](g), stop_now()))
+
+    def stop_now() -> None:
+        if stop == "error":
+            raise SolverError("engine B exited (code 3)")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(match_mod, "run_match", one_game_then_stop)
+    games = tmp_path / "m.ggf"
+    code = main(["reversi", "match", "--a", "depth=1", "--b", "depth=2", "-n", "2",
+                 "--plies", "2", "-q", "--games", str(games)])
+    err = capsys.readouterr().err
+    assert code == (2 if stop == "error" else 130)
+    assert f"1 finished games kept in {games}.part" in err
+    if stop == "error":
+        assert "engine B exited (code 3)" in err and err.count("\n") == 1
+    assert len(read_ggf(f"{games}.part")) == 1 and not games.exists()
+
+
 def test_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) -> None:
     fake = Path(__file__).resolve().parents[1] / "data" / "reversi" / "fake_nboard.py"
     engine = shlex.join([sys.executable, str(fake)])

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from gameopt.cli.common import default_data_dir
 from gameopt.core.table import format_table
-from gameopt.errors import InvalidInputError
+from gameopt.errors import GameoptError, InvalidInputError
 
 if TYPE_CHECKING:
     from gameopt.core import Clock, Limit
@@ -474,8 +474,17 @@ def cmd_match(args: argparse.Namespace) -> int:
         print(res.summary())
         return 0
     with GameLog(args.games, a.name, b.name) as log:
-        res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
-                        progress=progress_for(args.quiet), on_game=log.add)
+        try:
+            res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
+                            progress=progress_for(args.quiet), on_game=log.add)
+        except KeyboardInterrupt:
+            if log.count:
+                print(f"{log.count} finished games kept in {log.part}", file=sys.stderr)
+            raise
+        except GameoptError as e:
+            if not log.count:
+                raise
+            raise type(e)(f"{e} ({log.count} finished games kept in {log.part})") from e
         log.finish(res)
     print(res.summary())
     print(f"wrote {len(res.games)} games to {args.games}")

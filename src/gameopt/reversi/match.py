@@ -628,8 +628,11 @@ class GameLog:
         """Append ``game`` to the part file."""
         if self._file is None:
             raise InvalidInputError(f"{self.path}: the games file is not open")
-        self._file.write(format_ggf(game_ggf(self.a, self.b, game)) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(format_ggf(game_ggf(self.a, self.b, game)) + "\n")
+            self._file.flush()
+        except OSError as e:
+            raise InvalidInputError(f"{self.part}: cannot write ({e.strerror or e})") from None
         self.count += 1
 
     def finish(self, result: MatchResult) -> None:
