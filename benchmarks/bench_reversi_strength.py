@@ -25,6 +25,11 @@ intervals. Per depth D of ``--depths``:
   (:func:`~gameopt.reversi.timing.solves_first`: from 16 at 0.1 s; ``--spec early=0``
   turns that off). ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
 
+``bench_reversi_zebra_time.py`` measures Zebra's time a move by depth on played games'
+positions, to choose D. ``--games DIR`` keeps each row's games: ``DIR/ROW.ggf.part`` as
+each game ends, then ``DIR/ROW.ggf`` in match order, so a stopped run (Ctrl-C, or a TERM,
+which also removes the adapter logs' temporary directory) keeps its finished games.
+
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
 
