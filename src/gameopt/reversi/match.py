@@ -57,7 +57,7 @@ from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Protocol
+from typing import IO, Protocol, TypeVar
 
 import numpy as np
 
@@ -78,6 +78,8 @@ from gameopt.reversi.timing import TimeControl, timed_move
 __all__ = ["Contestant", "MoveFn", "Player", "parse_player", "GameRecord", "MatchResult",
            "play_game", "run_match", "game_ggf", "GameLog", "make_openings", "read_openings",
            "write_openings", "match_stats", "pentanomial_stats", "PAIR_POINTS"]
+
+T = TypeVar("T")
 
 #: A's points in a pair of games (both colours of one opening): the pentanomial outcomes.
 PAIR_POINTS = (0.0, 0.5, 1.0, 1.5, 2.0)
@@ -268,10 +270,7 @@ class Player:
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "book" and value:
-                try:
-                    book = read_book(value.strip())
-                except InvalidInputError as e:
-                    raise InvalidInputError(f"player {name}: book: {e}") from None
+                book = _spec_file(name, key, value, read_book)
                 continue
             if key == "variety":
                 variety = _spec_number(name, part, "variety takes discs (a number)")
@@ -293,10 +292,7 @@ class Player:
                 early = value == "1"
                 continue
             if key == "mpctable" and value:
-                try:
-                    mpc_table = read_mpc(value.strip())
-                except InvalidInputError as e:
-                    raise InvalidInputError(f"player {name}: mpctable: {e}") from None
+                mpc_table = _spec_file(name, key, value, read_mpc)
                 continue
             if key == "mpct":
                 mpc_t = _spec_number(name, part, "mpct takes a number of standard deviations")
@@ -352,6 +348,15 @@ class Player:
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
                    eval_file=eval_file, control=control, book=book, variety=variety,
                    keep_table=keep, early_solve=early)
+
+
+def _spec_file(name: str, key: str, value: str, read: Callable[[str], T]) -> T:
+    """``read(value)`` for the spec key ``key``, its error prefixed with the player's name
+    and the key."""
+    try:
+        return read(value.strip())
+    except InvalidInputError as e:
+        raise InvalidInputError(f"player {name}: {key}: {e}") from None
 
 
 def _spec_number(name: str, part: str, what: str) -> float:

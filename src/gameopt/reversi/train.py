@@ -692,9 +692,8 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
     Every search uses the weights file last in the job (None: the shipped weights)."""
     seed, max_depth, per_game, tt_bits, deep, table, eval_file = job
     rng = np.random.default_rng(seed)
-    base = (SearchParams() if eval_file is None
-            else SearchParams(eval_kind=EvalKind.PATTERN, weights=kernel_weights(eval_file)))
-    play = replace(base, tt_bits=14)
+    source = eval_file or ""
+    play = _selfplay_params(source, 14)
     board = Board.start()
     seq: list[Board] = []
     ply = 0
@@ -714,8 +713,8 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
         board = board.play(move)
         ply += 1
     out = []
-    full = replace(base, tt_bits=tt_bits, mpc=False)
-    selective = replace(base, tt_bits=tt_bits, mpc=True, mpc_table=table)
+    full = replace(_selfplay_params(source, tt_bits), mpc=False)
+    selective = replace(full, mpc=True, mpc_table=table)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
