@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from gameopt.core import Limit
@@ -62,12 +63,10 @@ def main() -> int:
     if table is None:
         print("skipped: no MPC table shipped and none given (--table)", file=sys.stderr)
         return 0
-    if against is None:
-        full = SearchParams(weights=weights)
-    else:
-        full = SearchParams(mpc=True, mpc_t=args.t, mpc_table=against, weights=weights)
-    base = "full" if against is None else "against"
     mpc = SearchParams(mpc=True, mpc_t=args.t, mpc_table=table, weights=weights)
+    # the baseline: full width, or the same Multi-ProbCut search with the --against table
+    full = SearchParams(weights=weights) if against is None else replace(mpc, mpc_table=against)
+    base = "full" if against is None else "against"
     search(Board.start(), Limit(depth=2), mpc)  # load the kernels before any clock
     rows: list[list[object]] = []
     tot = {"full": [0, 0.0], "mpc": [0, 0.0]}
