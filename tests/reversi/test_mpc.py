@@ -17,6 +17,7 @@ from gameopt.reversi.probcut import (
     MpcTable,
     read_mpc,
     shallow_depth,
+    shallow_depths,
     shipped_mpc,
     write_mpc,
 )
@@ -49,10 +50,10 @@ def _kernel(b: Board, depth: int, alpha: int, beta: int, params: SearchParams
     return int(v), int(st[pp.NODES])
 
 
-def _rows(table: MpcTable) -> dict[tuple[int, int], tuple[int, int, int, int]]:
-    block = table.kernel_block().reshape(61, MAX_DEPTH + 1, 4)
-    return {(e, d): tuple(int(x) for x in block[e, d])  # type: ignore[misc]
-            for e in range(61) for d in range(MAX_DEPTH + 1) if block[e, d, 0] > 0}
+def _rows(table: MpcTable) -> dict[tuple[int, int], tuple[int, ...]]:
+    block = table.kernel_block().reshape(61, MAX_DEPTH + 1, pp.MPC_FIELDS)
+    return {(e, d): tuple(int(x) for x in block[e, d])
+            for e in range(61) for d in range(MAX_DEPTH + 1) if block[e, d].any()}
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -150,7 +151,7 @@ def test_fit_recovers_a_known_regression() -> None:
     # deep value = 0.9 * shallow + 30 + noise(sigma 100) for the pair (6, 2)
     values[:, 5] = (0.9 * values[:, 1] + 30 + rng.normal(0, 100, size=n)).round()
     table = fit_mpc(empties, values, bucket=10, min_samples=30)
-    ds, a, b, sigma = table.table[30, 6]
+    ds, a, b, sigma = table.table[30, 6, :4]
     assert ds == 2
     assert a == pytest.approx(0.9, abs=0.05)
     assert b == pytest.approx(30, abs=25)
@@ -310,3 +311,138 @@ def test_a_player_searches_with_the_table_it_is_given(tmp_path: Path) -> None:
     assert cut.nodes < off.nodes
     with pytest.raises(InvalidInputError, match=r"player p: mpctable: .*none\.npz"):
         Player.from_spec(f"mpctable={tmp_path / 'none.npz'}", "p")
+
+
+def _two_try_table(first_sigma: float = 120.0) -> MpcTable:
+    """Every depth from 5 on: a first try two plies shallower than the usual pair (from
+    depth 5 on, where there is one), then the usual pair."""
+    t = np.zeros((61, MAX_DEPTH + 1, pp.MPC_FIELDS))
+    for d in range(3, MAX_DEPTH + 1):
+        ds = shallow_depths(d, 2, first_from=5)
+        for i, s in enumerate(ds):
+            t[:, d, 4 * i:4 * i + 4] = (s, 1.0, 20.0, first_sigma if len(ds) > 1 and i == 0
+                                        else 150.0)
+    return MpcTable(t)
+
+
+def test_shallow_depths_two_tries_are_shallower_first() -> None:
+    assert [shallow_depths(d) for d in (2, 3, 10, 15)] == [(), (1,), (4,), (7,)]
+    assert [shallow_depths(d, 2) for d in (9, 10, 11, 14, 15, 16)] == \
+        [(5,), (2, 4), (3, 5), (4, 6), (5, 7), (6, 8)]
+    assert all(shallow_depths(d, 2)[-1] == shallow_depth(d) for d in range(3, 17))
+    assert shallow_depths(7, 2, first_from=5) == (1, 3)
+    assert shallow_depths(6, 2, first_from=5) == (2,)  # no try of depth 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_kernel_matches_reference_with_two_tries(seed: int) -> None:
+    """Two tries per row: the kernel's search is exactly the reference's (which makes the
+    tries in the row's order), and the first try changes values or nodes somewhere."""
+    table = _two_try_table()
+    assert table.tries == 2
+    params = SearchParams(pvs=False, use_tt=False, sort_height=60, shallow_order=0,
+                          eval_kind=HEURISTIC, mpc=True, mpc_t=1.0, mpc_table=table)
+    one = SearchParams(pvs=False, use_tt=False, sort_height=60, shallow_order=0,
+                       eval_kind=HEURISTIC, mpc=True, mpc_t=1.0, mpc_table=_table())
+    rows = _rows(table)
+    assert any(len(r) == 8 and r[4] > 0 for r in rows.values())
+    b = random_position(seed, 40 - seed)
+    differs = 0
+    for alpha, beta in [(-_midgame.INF, _midgame.INF), (-50, 50), (0, 1), (-300, -299)]:
+        got, nodes = _kernel(b, 6, alpha, beta, params)
+        assert got == alphabeta_mpc(b.player, b.opponent, 6, alpha, beta, _eval, rows,
+                                    100), (seed, alpha, beta)
+        differs += (got, nodes) != _kernel(b, 6, alpha, beta, one)
+    assert differs > 0
+
+
+def test_a_first_try_that_never_cuts_changes_no_value() -> None:
+    """A first try no shallow search can meet: the values are the one-try table's, at a
+    cost of more nodes (the first try is searched and fails)."""
+    b = random_position(2, 40)
+    never_first = _two_try_table(first_sigma=1e5)
+    two = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=never_first)
+    one = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_table())
+    v2, n2 = _kernel(b, 8, -_midgame.INF, _midgame.INF, two)
+    v1, n1 = _kernel(b, 8, -_midgame.INF, _midgame.INF, one)
+    assert v2 == v1 and n2 > n1
+
+
+def test_table_formats_one_and_two_tries(tmp_path: Path) -> None:
+    """A one-try table is written as before (format 1, 61 x 17 x 4, the shipped file's
+    shape); a two-try table as format 2; both read back equal; a file whose shape does not
+    fit its format is refused, naming it."""
+    import json
+
+    from gameopt.reversi.probcut import MPC_FORMAT, MPC_FORMAT_1
+
+    one, two = _table(), _two_try_table()
+    assert one.table.shape == (61, MAX_DEPTH + 1, 8) and one.tries == 1
+    for name, t, fmt, width in (("one", one, MPC_FORMAT_1, 4), ("two", two, MPC_FORMAT, 8)):
+        write_mpc(tmp_path / f"{name}.npz", t)
+        with np.load(tmp_path / f"{name}.npz") as z:
+            assert json.loads(str(z["meta"]))["format"] == fmt
+            assert z["table"].shape == (61, MAX_DEPTH + 1, width)
+        assert np.array_equal(read_mpc(tmp_path / f"{name}.npz").table, t.table)
+    np.savez(tmp_path / "bad.npz", table=one.table[..., :4],
+             meta=np.array(json.dumps({"format": MPC_FORMAT})))
+    with pytest.raises(InvalidInputError, match=r"bad\.npz: .*shape"):
+        read_mpc(tmp_path / "bad.npz")
+    np.savez(tmp_path / "other.npz", table=one.table[..., :4],
+             meta=np.array(json.dumps({"format": "gameopt-mpc-9"})))
+    with pytest.raises(InvalidInputError, match=r"other\.npz: format 'gameopt-mpc-9'"):
+        read_mpc(tmp_path / "other.npz")
+
+
+def test_fit_two_tries_recovers_both_regressions() -> None:
+    rng = np.random.default_rng(2)
+    n, depth = 500, 10
+    empties = rng.integers(25, 45, size=n)
+    values = np.zeros((n, depth), dtype=np.int64)
+    values[:, :] = rng.normal(0, 800, size=(n, 1)).round()
+    values[:, 1] += rng.normal(0, 150, size=n).round().astype(np.int64)  # depth 2: noisier
+    values[:, 3] += rng.normal(0, 50, size=n).round().astype(np.int64)
+    values[:, 9] = (1.1 * values[:, 3] - 40 + rng.normal(0, 60, size=n)).round()
+    table = fit_mpc(empties, values, bucket=10, tries=2)
+    first, second = table.table[35, 10, :4], table.table[35, 10, 4:]
+    assert (first[0], second[0]) == (2, 4)
+    assert first[3] > second[3] > 0  # the shallower try is the less sure one
+    assert second[1] == pytest.approx(1.1, abs=0.05)
+    assert table.meta["tries"] == 2
+    plain = fit_mpc(empties, values, bucket=10)
+    assert np.array_equal(plain.table[:, :, :4][:, :10], table.table[:, :, :4][:, :10])
+    assert not plain.table[..., 4:].any()
+    with pytest.raises(InvalidInputError, match="tries=3"):
+        fit_mpc(empties, values, tries=3)
+
+
+def test_train_mpc_saves_samples_and_refits_from_them(tmp_path: Path) -> None:
+    """``--save-samples`` then ``--from-samples``: the same table as fitting on the search
+    (one try), a two-try table from the same values without searching; a samples file
+    that is none, or has bad values, is one line and exit 2, with no table written."""
+    import json
+
+    from gameopt.cli.main import main
+    from gameopt.reversi.train import read_mpc_samples
+
+    s, direct = tmp_path / "s.npz", tmp_path / "direct.npz"
+    assert main(["reversi", "train", "mpc", "--games", "30", "--per-game", "4",
+                 "--max-depth", "5", "--workers", "1", "-q", "--save-samples", str(s),
+                 "-o", str(direct)]) == 0
+    e, v, meta = read_mpc_samples(s)
+    assert v.shape == (len(e), 5) and meta["games"] == 30
+    again, two = tmp_path / "again.npz", tmp_path / "two.npz"
+    assert main(["reversi", "train", "mpc", "--from-samples", str(s), "-o", str(again)]) == 0
+    assert np.array_equal(read_mpc(again).table, read_mpc(direct).table)
+    assert read_mpc(again).meta["samples_file"] == "s.npz"
+    assert main(["reversi", "train", "mpc", "--from-samples", str(s), "--tries", "2",
+                 "--first-from", "5", "-o", str(two)]) == 0
+    assert read_mpc(two).tries == 2
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, empties=e, values=v * 100,
+             meta=np.array(json.dumps({"format": "gameopt-mpc-samples-1"})))
+    for f in (bad, tmp_path / "none.npz", direct):
+        out = tmp_path / "x.npz"
+        assert main(["reversi", "train", "mpc", "--from-samples", str(f), "-o",
+                     str(out)]) == 2
+        assert not out.exists()

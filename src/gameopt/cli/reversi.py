@@ -245,6 +245,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="pattern weights (.npz) that play and evaluate the searches "
                         "(default: the shipped weights); give the table to a player with "
                         "eval=FILE,mpctable=OUTPUT")
+    f.add_argument("--tries", type=int, default=1, choices=(1, 2),
+                   help="cut tries per depth: 1 (d -> d'), or 2: from --first-from on, a "
+                   "try two plies shallower first (15 -> 5, then 7), as Buro's "
+                   "Multi-ProbCut and Zebra (default: 1)")
+    f.add_argument("--first-from", type=int, default=10, metavar="D",
+                   help="with --tries 2: the shallowest depth with two tries (default 10)")
+    f.add_argument("--save-samples", default=None, metavar="FILE",
+                   help="also save the searched values, to refit with --from-samples")
+    f.add_argument("--from-samples", default=None, metavar="FILE",
+                   help="fit on the values saved by --save-samples instead of searching")
     f.add_argument("--seed", type=int, default=0)
     f.add_argument("--workers", type=int, default=None)
     f.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
@@ -708,35 +718,49 @@ def cmd_train_blend(args: argparse.Namespace) -> int:
 def cmd_train_mpc(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
     from gameopt.reversi.probcut import write_mpc
-    from gameopt.reversi.train import fit_mpc, mpc_samples
+    from gameopt.reversi.train import (
+        fit_mpc,
+        mpc_samples,
+        read_mpc_samples,
+        write_mpc_samples,
+    )
 
     t = time.perf_counter()
     cpu = time.process_time()
-    empties, values = mpc_samples(args.games, max_depth=args.max_depth,
-                                  per_game=args.per_game, seed=args.seed,
-                                  scheduler=args.scheduler, workers=args.workers,
-                                  progress=progress_for(args.quiet),
-                                  selective_depth=args.selective_depth, table=args.table,
-                                  eval_file=args.eval)
-    table = fit_mpc(empties, values)
-    table.meta.update({"games": args.games, "per_game": args.per_game, "seed": args.seed,
-                       "full_width_depth": args.max_depth})
-    if args.table is not None:
-        table.meta["selective_table"] = Path(args.table).name
-    if args.eval is not None:
-        table.meta["eval"] = Path(args.eval).name
+    if args.from_samples is not None:
+        empties, values, info = read_mpc_samples(args.from_samples)
+        info = {k: v for k, v in info.items() if k != "format"}
+        info["samples_file"] = Path(args.from_samples).name
+    else:
+        empties, values = mpc_samples(args.games, max_depth=args.max_depth,
+                                      per_game=args.per_game, seed=args.seed,
+                                      scheduler=args.scheduler, workers=args.workers,
+                                      progress=progress_for(args.quiet),
+                                      selective_depth=args.selective_depth,
+                                      table=args.table, eval_file=args.eval)
+        info = {"games": args.games, "per_game": args.per_game, "seed": args.seed,
+                "full_width_depth": args.max_depth}
+        if args.table is not None:
+            info["selective_table"] = Path(args.table).name
+        if args.eval is not None:
+            info["eval"] = Path(args.eval).name
+        if args.save_samples is not None:
+            write_mpc_samples(args.save_samples, empties, values, info)
+    table = fit_mpc(empties, values, tries=args.tries, first_from=args.first_from)
+    table.meta.update(info)
     write_mpc(args.output, table)
     wall = time.perf_counter() - t
     rows = []
     deepest = values.shape[1]
     for d in range(3, deepest + 1):
-        sel = [r for r in table.rows() if r[1] == d]
-        if sel:
-            rows.append([d, sel[0][2], len(sel), f"{min(r[3] for r in sel):.2f}",
+        for ds in sorted({r[2] for r in table.rows() if r[1] == d}):
+            sel = [r for r in table.rows() if r[1] == d and r[2] == ds]
+            rows.append([d, ds, len(sel), f"{min(r[3] for r in sel):.2f}",
                          f"{max(r[3] for r in sel):.2f}", f"{min(r[5] for r in sel):.0f}",
                          f"{max(r[5] for r in sel):.0f}"])
     print(format_table(["depth", "shallow", "rows", "a min", "a max", "sigma min",
                         "sigma max"], rows))
-    print(f"wrote {args.output}: {len(empties)} positions searched to depth {deepest} "
+    how = f"fitted from {args.from_samples}" if args.from_samples is not None else "searched"
+    print(f"wrote {args.output}: {len(empties)} positions {how} to depth {deepest} "
           f"in {wall:.1f} s wall (this process {time.process_time() - cpu:.1f} s CPU)")
     return 0

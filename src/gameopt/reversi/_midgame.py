@@ -49,6 +49,8 @@ from gameopt.reversi._params import (
     MPC_FIELDS,
     MPC_MAXD,
     MPC_T,
+    MPC_TRIES,
+    MPC_TRY,
     NET_LAZY,
     NET_MAX_EMPTIES,
     PVS,
@@ -410,33 +412,36 @@ def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.n
              data: np.ndarray, kernel) -> tuple[bool, int]:
     """Multi-ProbCut at a node of depth ``d`` (Buro): (cut, value).
 
-    The table row for the node's empties and ``d`` gives the shallow depth d' and the
-    regression v_d = a v_d' + b + e, e ~ N(0, sigma). The value at depth d is at least
+    The table row for the node's empties and ``d`` holds up to ``MPC_TRIES`` tries, each a
+    shallow depth d' and the regression v_d = a v_d' + b + e, e ~ N(0, sigma). In the
+    row's order (the fitter puts the shallowest first), the value at depth d is at least
     beta with confidence t (``par[MPC_T]``) when v_d' >= (beta + t sigma - b) / a, at most
     alpha when v_d' <= (alpha - t sigma - b) / a; each is checked by one null-window
     search of depth d' (``kernel``: :func:`search`, without Multi-ProbCut), and cuts with
-    beta or alpha.
+    beta or alpha. The first try that cuts ends it.
     """
     if d > MPC_MAXD:
         return False, 0
     e = 64 - popcount(P | O)
-    base = MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS
-    ds = par[base]
-    if ds <= 0:
-        return False, 0
-    a = par[base + 1]
-    b = par[base + 2]
-    sg = (par[base + 3] * par[MPC_T]) // 100
-    if beta < MPC_RANGE:
-        bound = -((-(beta - b + sg) * 1024) // a)  # ceil
-        if -MPC_RANGE < bound < MPC_RANGE:
-            if kernel(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
-                return True, beta
-    if alpha > -MPC_RANGE:
-        bound = ((alpha - b - sg) * 1024) // a  # floor
-        if -MPC_RANGE < bound < MPC_RANGE:
-            if kernel(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
-                return True, alpha
+    row = MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS
+    for i in range(MPC_TRIES):
+        base = row + i * MPC_TRY
+        ds = par[base]
+        if ds <= 0:
+            continue
+        a = par[base + 1]
+        b = par[base + 2]
+        sg = (par[base + 3] * par[MPC_T]) // 100
+        if beta < MPC_RANGE:
+            bound = -((-(beta - b + sg) * 1024) // a)  # ceil
+            if -MPC_RANGE < bound < MPC_RANGE:
+                if kernel(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
+                    return True, beta
+        if alpha > -MPC_RANGE:
+            bound = ((alpha - b - sg) * 1024) // a  # floor
+            if -MPC_RANGE < bound < MPC_RANGE:
+                if kernel(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
+                    return True, alpha
     return False, 0
 
 

@@ -33,12 +33,15 @@ END_SEL_B0 = 21      # ... exact score minus shallow value, mean, even empties (
 END_SEL_B1 = 22      # ... the same, odd empties
 END_DEPTH_OFF = 23   # ... added to the empties as the table depth (< 0 in a selective pass)
 #: Multi-ProbCut table from MPC_BASE: for each empties e (0..60) and depth d (0..MPC_MAXD),
-#: MPC_FIELDS ints at MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS: the shallow depth
-#: (0: no cut), the slope a in 1/1024, the intercept b and the residual sigma (centi-discs)
-#: of the regression deep value = a * shallow value + b.
+#: MPC_FIELDS ints at MPC_BASE + (e * (MPC_MAXD + 1) + d) * MPC_FIELDS: MPC_TRIES cut tries
+#: in the order they are tried, each MPC_TRY ints: the shallow depth (0: no such try), the
+#: slope a in 1/1024, the intercept b and the residual sigma (centi-discs) of the
+#: regression deep value = a * shallow value + b.
 MPC_BASE = 24
 MPC_MAXD = 16
-MPC_FIELDS = 4
+MPC_TRY = 4
+MPC_TRIES = 2
+MPC_FIELDS = MPC_TRY * MPC_TRIES
 MPC_END = MPC_BASE + 61 * (MPC_MAXD + 1) * MPC_FIELDS  # one past the table
 #: midgame: plain nodes this many plies from the horizon and more (up to _midgame.SHALLOW)
 #: search their moves fastest first (fewest replies); 0: square order everywhere

@@ -99,17 +99,18 @@ def negamax_exact(P: int, O: int) -> int:
 
 def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
                   evaluate: Callable[[int, int], int],
-                  rows: dict[tuple[int, int], tuple[int, int, int, int]] | None = None,
+                  rows: dict[tuple[int, int], tuple[int, ...]] | None = None,
                   t100: int = 150, passed: bool = False) -> int:
     """Fail-soft alpha-beta in square order (centi-discs; a pass uses no ply), with Buro's
     Multi-ProbCut as the numba search does it when it neither orders, hashes nor uses PVS.
 
-    ``rows[(empties, d)] = (d', a, b, sigma)`` in the kernel's integers (slope ``a`` in
-    1/1024); ``t100`` the confidence in hundredths. At a node of depth d >= 3 with moves
-    and a row: if a plain null-window search of depth d' at ``ceil((beta - b + s)·1024/a)``
-    fails high, the value is beta; if one at ``floor((alpha - b - s)·1024/a)`` fails low, it
-    is alpha (``s = sigma·t100 // 100``; bounds only inside ±6400). Without ``rows``, plain
-    fail-soft alpha-beta.
+    ``rows[(empties, d)] = (d', a, b, sigma, ...)``: one or more tries of four of the
+    kernel's integers (slope ``a`` in 1/1024; d' = 0: no such try), tried in order;
+    ``t100`` the confidence in hundredths. At a node of depth d >= 3 with moves and a row,
+    for each try: if a plain null-window search of depth d' at
+    ``ceil((beta - b + s)·1024/a)`` fails high, the value is beta; if one at
+    ``floor((alpha - b - s)·1024/a)`` fails low, it is alpha (``s = sigma·t100 // 100``;
+    bounds only inside ±6400). Without ``rows``, plain fail-soft alpha-beta.
     """
     moves = legal_moves(P, O)
     if not moves:
@@ -118,9 +119,11 @@ def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
         return -alphabeta_mpc(O, P, depth, -beta, -alpha, evaluate, rows, t100, True)
     if depth == 0:
         return evaluate(P, O)
-    row = rows.get((64 - bin(P | O).count("1"), depth)) if rows and depth >= 3 else None
-    if row is not None and row[0] > 0:
-        ds, a, b, sigma = row
+    row = rows.get((64 - bin(P | O).count("1"), depth), ()) if rows and depth >= 3 else ()
+    for i in range(0, len(row), 4):
+        ds, a, b, sigma = row[i:i + 4]
+        if ds <= 0:
+            continue
         s = sigma * t100 // 100
         if beta < 6400:
             bound = -((-(beta - b + s) * 1024) // a)

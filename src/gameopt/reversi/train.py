@@ -78,15 +78,15 @@ from gameopt.reversi.patterns import (
     PatternSet,
 )
 from gameopt.reversi.probcut import MAX_DEPTH as MPC_MAX_DEPTH
-from gameopt.reversi.probcut import MpcTable, read_mpc, shallow_depth
+from gameopt.reversi.probcut import TRIES as MPC_TRIES
+from gameopt.reversi.probcut import MpcTable, read_mpc, shallow_depths
 from gameopt.reversi.search import EvalKind, SearchParams, search, solve
 from gameopt.reversi.weights import kernel_weights, load_npz, read_weights, write_weights
 
 __all__ = ["TrainData", "generate", "write_data", "read_data", "backup_labels", "fit",
            "FitReport", "write_weights", "read_weights", "features", "line_labels", "blend",
            "branch", "split_games", "check_labelled",
-           "mpc_samples",
-           "fit_mpc"]
+           "mpc_samples", "fit_mpc", "write_mpc_samples", "read_mpc_samples"]
 
 DATA_FORMAT = "gameopt-train-1"
 _SMALL_TT = SearchParams(tt_bits=14)  # self-play searches are shallow: a small table
@@ -777,35 +777,82 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
 
 
 def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
-            bucket: int = 6, min_samples: int = 30) -> MpcTable:
-    """Multi-ProbCut regressions (Buro) from :func:`mpc_samples`: for each depth ``d`` with
-    a shallow pair ``d' = shallow_depth(d)`` within the samples, and each number of
-    empties ``e``, least squares of v_d on v_d' over the samples with empties within
-    ``bucket`` of ``e`` (``min_samples`` at least, else that row does not cut); sigma is
-    the residuals' standard deviation. O(N · depths · 61).
+            bucket: int = 6, min_samples: int = 30, tries: int = 1,
+            first_from: int = 10) -> MpcTable:
+    """Multi-ProbCut regressions (Buro) from :func:`mpc_samples`: for each depth ``d``,
+    each of its shallow depths ``d'`` (:func:`gameopt.reversi.probcut.shallow_depths`:
+    one, or with ``tries`` = 2 a shallower first try from depth ``first_from`` on) within
+    the samples, and each number of empties ``e``, least squares of v_d on v_d' over the
+    samples with empties within ``bucket`` of ``e`` (``min_samples`` at least, else that
+    try is not made); sigma is the residuals' standard deviation. The tries of a row are
+    stored in the order given, the shallowest first. O(N · depths · tries · 61).
 
     Raises
     ------
     InvalidInputError
-        Arrays of mismatched shapes.
+        Arrays of mismatched shapes; ``tries`` not 1..2.
     """
     if values.ndim != 2 or len(empties) != len(values):
         raise InvalidInputError(f"fit mpc: {len(empties)} empties for values of shape "
                                 f"{values.shape}")
-    table = np.zeros((61, MPC_MAX_DEPTH + 1, 4), dtype=np.float64)
+    if not 1 <= tries <= MPC_TRIES:
+        raise InvalidInputError(f"fit mpc: tries={tries}: expected 1..{MPC_TRIES}")
+    table = np.zeros((61, MPC_MAX_DEPTH + 1, MPC_TRIES, 4), dtype=np.float64)
     max_depth = values.shape[1]
     for d in range(3, min(max_depth, MPC_MAX_DEPTH) + 1):
-        ds = shallow_depth(d)
         for e in range(61):
             sel = np.abs(empties - e) <= bucket
             if sel.sum() < min_samples or e <= d:
                 continue
-            x = values[sel, ds - 1].astype(np.float64)
             y = values[sel, d - 1].astype(np.float64)
-            a, b = np.polyfit(x, y, 1) if np.ptp(x) > 0 else (1.0, float(np.mean(y - x)))
-            if a <= 0.05:
-                continue
-            sigma = float(np.std(y - (a * x + b)))
-            table[e, d] = (ds, a, b, sigma)
-    return MpcTable(table, {"samples": int(len(empties)), "bucket": bucket,
-                            "min_samples": min_samples, "max_depth": int(max_depth)})
+            slot = 0
+            for ds in shallow_depths(d, tries, first_from):
+                x = values[sel, ds - 1].astype(np.float64)
+                a, b = np.polyfit(x, y, 1) if np.ptp(x) > 0 else (1.0, float(np.mean(y - x)))
+                if a <= 0.05:
+                    continue
+                sigma = float(np.std(y - (a * x + b)))
+                table[e, d, slot] = (ds, a, b, sigma)
+                slot += 1
+    meta: dict[str, Any] = {"samples": int(len(empties)), "bucket": bucket,
+                            "min_samples": min_samples, "max_depth": int(max_depth)}
+    if tries > 1:
+        meta.update({"tries": tries, "first_from": first_from})
+    return MpcTable(table.reshape(61, MPC_MAX_DEPTH + 1, MPC_TRIES * 4), meta)
+
+
+MPC_SAMPLES_FORMAT = "gameopt-mpc-samples-1"
+
+
+def write_mpc_samples(path: str | Path, empties: npt.NDArray[np.int64],
+                      values: npt.NDArray[np.int64], info: dict[str, Any]) -> None:
+    """Save :func:`mpc_samples`' output (atomic), so that tables can be refitted from it
+    (``train mpc --from-samples``) without searching again."""
+    buf = io.BytesIO()
+    np.savez_compressed(buf, empties=np.asarray(empties, dtype=np.int64),
+                        values=np.asarray(values, dtype=np.int64),
+                        meta=np.array(json.dumps({**info, "format": MPC_SAMPLES_FORMAT})))
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def read_mpc_samples(path: str | Path
+                     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], dict[str, Any]]:
+    """Load samples written by :func:`write_mpc_samples`: (empties, values, meta).
+
+    Raises
+    ------
+    InvalidInputError
+        A missing or unreadable file, another format, arrays of bad shapes or values.
+    """
+    arrays, meta = load_npz(path, MPC_SAMPLES_FORMAT)
+    e, v = arrays.get("empties"), arrays.get("values")
+    if (e is None or v is None or e.ndim != 1 or v.ndim != 2 or len(e) != len(v)
+            or not 3 <= v.shape[1] <= 16 or len(e) == 0):
+        raise InvalidInputError(f"{path}: MPC samples need empties (N) and values "
+                                "(N x 3..16), N > 0")
+    if not (np.issubdtype(e.dtype, np.integer) and np.issubdtype(v.dtype, np.integer)):
+        raise InvalidInputError(f"{path}: MPC samples must be integers")
+    if ((e < 0) | (e > 60)).any() or (np.abs(v) > 6400).any():
+        raise InvalidInputError(f"{path}: MPC samples out of range (empties 0..60, "
+                                "values within +-6400 centi-discs)")
+    return e.astype(np.int64), v.astype(np.int64), meta

@@ -43,18 +43,22 @@ WEIGHTS_FORMAT = "gameopt-patterns-2"
 SHIPPED = Path(__file__).resolve().parent / "data" / "weights.npz"
 
 
-def load_npz(path: str | Path, fmt: str) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Arrays and JSON meta of an ``.npz`` file written by gameopt, checked to be ``fmt``."""
+def load_npz(path: str | Path, fmt: str | tuple[str, ...]
+             ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Arrays and JSON meta of an ``.npz`` file written by gameopt, checked to be ``fmt``
+    (or one of them)."""
     p = Path(path)
-    raw = read_bytes(p, f"{fmt} file")
+    fmts = (fmt,) if isinstance(fmt, str) else fmt
+    raw = read_bytes(p, f"{fmts[0]} file")
     try:
         with np.load(io.BytesIO(raw), allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if k != "meta"}
             meta = json.loads(str(z["meta"]))
     except (OSError, ValueError, KeyError) as e:
-        raise InvalidInputError(f"{p}: not a {fmt} file ({e})") from None
-    if meta.get("format") != fmt:
-        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected {fmt}")
+        raise InvalidInputError(f"{p}: not a {fmts[0]} file ({e})") from None
+    if meta.get("format") not in fmts:
+        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected "
+                                f"{' or '.join(fmts)}")
     return arrays, meta
 
 
