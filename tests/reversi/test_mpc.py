@@ -439,7 +439,9 @@ def test_train_mpc_saves_samples_and_refits_from_them(tmp_path: Path) -> None:
                  "--first-from", "5", "-o", str(two)]) == 0
     assert read_mpc(two).tries == 2
     bad = tmp_path / "bad.npz"
-    np.savez(bad, empties=e, values=v * 100,
+    huge = v.copy()
+    huge[0, 0] = 10**7
+    np.savez(bad, empties=e, values=huge,
              meta=np.array(json.dumps({"format": "gameopt-mpc-samples-1"})))
     for f in (bad, tmp_path / "none.npz", direct):
         out = tmp_path / "x.npz"

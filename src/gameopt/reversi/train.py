@@ -822,6 +822,8 @@ def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
 
 
 MPC_SAMPLES_FORMAT = "gameopt-mpc-samples-1"
+#: a bound no search value reaches (evaluations can pass 6400 centi-discs a little)
+_MPC_SAMPLE_LIMIT = 1_000_000
 
 
 def write_mpc_samples(path: str | Path, empties: npt.NDArray[np.int64],
@@ -852,7 +854,7 @@ def read_mpc_samples(path: str | Path
                                 "(N x 3..16), N > 0")
     if not (np.issubdtype(e.dtype, np.integer) and np.issubdtype(v.dtype, np.integer)):
         raise InvalidInputError(f"{path}: MPC samples must be integers")
-    if ((e < 0) | (e > 60)).any() or (np.abs(v) > 6400).any():
+    if ((e < 0) | (e > 60)).any() or (np.abs(v) > _MPC_SAMPLE_LIMIT).any():
         raise InvalidInputError(f"{path}: MPC samples out of range (empties 0..60, "
-                                "values within +-6400 centi-discs)")
+                                f"values within +-{_MPC_SAMPLE_LIMIT} centi-discs)")
     return e.astype(np.int64), v.astype(np.int64), meta
