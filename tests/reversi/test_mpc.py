@@ -356,16 +356,17 @@ def test_kernel_matches_reference_with_two_tries(seed: int) -> None:
     assert differs > 0
 
 
-def test_a_first_try_that_never_cuts_changes_no_value() -> None:
-    """A first try no shallow search can meet: the values are the one-try table's, at a
-    cost of more nodes (the first try is searched and fails)."""
+def test_a_first_try_beyond_the_range_is_skipped() -> None:
+    """A first try whose bounds lie beyond +-64 discs is not searched: the two-try search
+    is the one-try search, value and nodes, while a first try in range changes them."""
     b = random_position(2, 40)
-    never_first = _two_try_table(first_sigma=1e5)
-    two = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=never_first)
     one = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_table())
-    v2, n2 = _kernel(b, 8, -_midgame.INF, _midgame.INF, two)
-    v1, n1 = _kernel(b, 8, -_midgame.INF, _midgame.INF, one)
-    assert v2 == v1 and n2 > n1
+    never_first = SearchParams(eval_kind=HEURISTIC, mpc=True,
+                               mpc_table=_two_try_table(first_sigma=1e5))
+    first = SearchParams(eval_kind=HEURISTIC, mpc=True, mpc_table=_two_try_table())
+    full = -_midgame.INF, _midgame.INF
+    assert _kernel(b, 8, *full, never_first) == _kernel(b, 8, *full, one)
+    assert _kernel(b, 8, *full, first) != _kernel(b, 8, *full, one)
 
 
 def test_table_formats_one_and_two_tries(tmp_path: Path) -> None:
