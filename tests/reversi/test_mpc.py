@@ -142,12 +142,20 @@ def test_table_file_round_trip_and_errors(tmp_path) -> None:
         SearchParams(mpc_t=-1)
 
 
-def test_fit_recovers_a_known_regression() -> None:
-    rng = np.random.default_rng(1)
-    n, depth = 400, 6
-    empties = rng.integers(20, 40, size=n)
+def _samples(rng: np.random.Generator, n: int, depth: int, empties: tuple[int, int]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """n positions with empties in the range and one random value at every depth 1..depth
+    (the tests then make some depths depend on others)."""
+    e = rng.integers(*empties, size=n)
     values = np.zeros((n, depth), dtype=np.int64)
     values[:, :] = rng.normal(0, 800, size=(n, 1)).round()
+    return e, values
+
+
+def test_fit_recovers_a_known_regression() -> None:
+    rng = np.random.default_rng(1)
+    n = 400
+    empties, values = _samples(rng, n, 6, (20, 40))
     # deep value = 0.9 * shallow + 30 + noise(sigma 100) for the pair (6, 2)
     values[:, 5] = (0.9 * values[:, 1] + 30 + rng.normal(0, 100, size=n)).round()
     table = fit_mpc(empties, values, bucket=10, min_samples=30)
@@ -397,10 +405,8 @@ def test_table_formats_one_and_two_tries(tmp_path: Path) -> None:
 
 def test_fit_two_tries_recovers_both_regressions() -> None:
     rng = np.random.default_rng(2)
-    n, depth = 500, 10
-    empties = rng.integers(25, 45, size=n)
-    values = np.zeros((n, depth), dtype=np.int64)
-    values[:, :] = rng.normal(0, 800, size=(n, 1)).round()
+    n = 500
+    empties, values = _samples(rng, n, 10, (25, 45))
     values[:, 1] += rng.normal(0, 150, size=n).round().astype(np.int64)  # depth 2: noisier
     values[:, 3] += rng.normal(0, 50, size=n).round().astype(np.int64)
     values[:, 9] = (1.1 * values[:, 3] - 40 + rng.normal(0, 60, size=n)).round()

@@ -752,9 +752,10 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - t
     rows = []
     deepest = values.shape[1]
+    tries = table.rows()
     for d in range(3, deepest + 1):
-        for ds in sorted({r[2] for r in table.rows() if r[1] == d}):
-            sel = [r for r in table.rows() if r[1] == d and r[2] == ds]
+        for ds in sorted({r[2] for r in tries if r[1] == d}):
+            sel = [r for r in tries if r[1] == d and r[2] == ds]
             rows.append([d, ds, len(sel), f"{min(r[3] for r in sel):.2f}",
                          f"{max(r[3] for r in sel):.2f}", f"{min(r[5] for r in sel):.0f}",
                          f"{max(r[5] for r in sel):.0f}"])
