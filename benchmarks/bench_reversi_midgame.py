@@ -13,12 +13,15 @@ two agree on the move, and the mean absolute difference of their scores.
 the full-width one (to compare two tables at depths where full width takes too long: a
 table with deeper rows against the shipped one, say).
 
+``--nest 2`` makes the tested side's cut tests Multi-ProbCut searches themselves
+(``SearchParams.mpc_nest``; the ``--against`` baseline keeps full-width tests).
+
 ``--eval FILE`` searches with that weights file's evaluation instead of the shipped one
 (for instance one with a residual network, to see what it costs: run the benchmark with
 and without it).
 
 Run: ``python benchmarks/bench_reversi_midgame.py [-n 20] [--depth 12] [--t 1.5]
-[--table FILE] [--against TABLE] [--eval WEIGHTS]``.
+[--table FILE] [--against TABLE] [--nest 2] [--eval WEIGHTS]``.
 """
 
 from __future__ import annotations
@@ -50,6 +53,8 @@ def main() -> int:
     ap.add_argument("--table", type=Path, default=None, help="MPC table (default shipped)")
     ap.add_argument("--against", type=Path, default=None, metavar="TABLE",
                     help="baseline: Multi-ProbCut with this table (default full width)")
+    ap.add_argument("--nest", type=int, default=1, choices=(1, 2),
+                    help="Multi-ProbCut nesting of the tested side (SearchParams.mpc_nest)")
     ap.add_argument("--eval", type=Path, default=None, metavar="WEIGHTS",
                     help="weights file of both searches (default shipped)")
     args = ap.parse_args()
@@ -63,9 +68,11 @@ def main() -> int:
     if table is None:
         print("skipped: no MPC table shipped and none given (--table)", file=sys.stderr)
         return 0
-    mpc = SearchParams(mpc=True, mpc_t=args.t, mpc_table=table, weights=weights)
-    # the baseline: full width, or the same Multi-ProbCut search with the --against table
-    full = SearchParams(weights=weights) if against is None else replace(mpc, mpc_table=against)
+    mpc = SearchParams(mpc=True, mpc_t=args.t, mpc_table=table, weights=weights,
+                       mpc_nest=args.nest)
+    # the baseline: full width, or Multi-ProbCut with the --against table (nested once)
+    full = (SearchParams(weights=weights) if against is None
+            else replace(mpc, mpc_table=against, mpc_nest=1))
     base = "full" if against is None else "against"
     search(Board.start(), Limit(depth=2), mpc)  # load the kernels before any clock
     rows: list[list[object]] = []

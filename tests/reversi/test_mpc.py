@@ -12,6 +12,7 @@ from gameopt.reversi import _midgame, _tt
 from gameopt.reversi import _params as pp
 from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi.board import Board
+from gameopt.reversi.match import Player
 from gameopt.reversi.probcut import (
     MAX_DEPTH,
     MpcTable,
@@ -44,9 +45,10 @@ def _kernel(b: Board, depth: int, alpha: int, beta: int, params: SearchParams
             ) -> tuple[int, int]:
     st = np.zeros(pp.N_ST, dtype=np.int64)
     keys, data = _tt.new_table(12)
-    kernel = _midgame.search_mpc if params.mpc else _midgame.search
+    par = params.array()
+    kernel = (_midgame.search, _midgame.search_mpc, _midgame.search_mpc2)[int(par[pp.MPC])]
     v = kernel(np.uint64(b.player), np.uint64(b.opponent), depth, alpha, beta, st,
-               np.zeros(1, np.uint8), params.array(), W, keys, data)
+               np.zeros(1, np.uint8), par, W, keys, data)
     return int(v), int(st[pp.NODES])
 
 
@@ -77,6 +79,37 @@ def test_kernel_matches_reference_alphabeta_with_mpc(seed: int) -> None:
         differs += base != got
     if seed == 0:
         assert differs > 0, "the test table should make some cut change a value"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_nested_kernel_matches_reference(seed: int) -> None:
+    """Nested Multi-ProbCut (the cut tests selective too): the kernel's search is exactly
+    the reference's with ``nest=2``, and nesting changes values or nodes somewhere."""
+    table = _table()
+    flat = dict(pvs=False, use_tt=False, sort_height=60, shallow_order=0,
+                eval_kind=HEURISTIC, mpc=True, mpc_t=1.0, mpc_table=table)
+    nested = SearchParams(**flat, mpc_nest=2)  # type: ignore[arg-type]
+    once = SearchParams(**flat)  # type: ignore[arg-type]
+    rows = _rows(table)
+    b = random_position(seed, 40 - seed)
+    differs = 0
+    for alpha, beta in [(-_midgame.INF, _midgame.INF), (-50, 50), (0, 1), (-300, -299)]:
+        got, nodes = _kernel(b, 6, alpha, beta, nested)
+        assert got == alphabeta_mpc(b.player, b.opponent, 6, alpha, beta, _eval, rows, 100,
+                                    nest=2), (seed, alpha, beta)
+        differs += (got, nodes) != _kernel(b, 6, alpha, beta, once)
+    assert differs > 0
+
+
+def test_mpc_nest_is_checked_and_reaches_the_player() -> None:
+    with pytest.raises(InvalidInputError, match="mpc_nest 3"):
+        SearchParams(mpc_nest=3)
+    assert SearchParams(mpc=True, mpc_nest=2).array()[pp.MPC] == 2
+    assert SearchParams(mpc=False, mpc_nest=2).array()[pp.MPC] == 0
+    assert Player.from_spec("time=0.1,mpcnest=2", "a").params.mpc_nest == 2
+    assert Player.from_spec("time=0.1", "a").params.mpc_nest == 1
+    with pytest.raises(InvalidInputError, match="mpcnest=3"):
+        Player.from_spec("time=0.1,mpcnest=3", "a")
 
 
 def test_huge_sigma_never_cuts() -> None:
@@ -298,7 +331,6 @@ def test_a_player_searches_with_the_table_it_is_given(tmp_path: Path) -> None:
     """``mpctable=FILE`` in a player spec reaches the search, with ``eval=FILE`` too: a
     table that never cuts searches as Multi-ProbCut off does; the shipped one cuts."""
     from gameopt.core import Limit
-    from gameopt.reversi.match import Player
     from gameopt.reversi.weights import SHIPPED
 
     shipped = shipped_mpc()

@@ -40,6 +40,8 @@ player specs (comma-separated, any order):
   mpctable=FILE             Multi-ProbCut's cut pairs from FILE (made by 'train mpc',
                             with --eval for weights of your own; default: the shipped
                             table, fitted on the shipped weights)
+  mpcnest=1|2               2: Multi-ProbCut's cut tests are selective searches
+                            themselves (default 1: full width)
   lazy=D, netmax=E          with a weights file that carries a network: skip it at
                             leaves whose pattern value is D discs or more outside the
                             window (lazy evaluation; default 3 when thinking by time,

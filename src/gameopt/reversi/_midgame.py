@@ -62,7 +62,7 @@ from gameopt.reversi._params import (
 from gameopt.reversi._stack import BIT, final_score
 from gameopt.reversi._tt import LOWER, UPPER, probe
 
-__all__ = ["search", "search_mpc", "search_frames", "search_mpc_frames", "INF"]
+__all__ = ["search", "search_mpc", "search_mpc2", "search_frames", "search_mpc_frames", "INF"]
 
 INF = 1 << 20
 #: plain nodes (no ordering, no table) this many plies from the horizon and below are
@@ -501,3 +501,20 @@ def search_mpc_frames(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: 
     """:func:`search_mpc` frame by frame (the reference, as :func:`search_frames`)."""
     return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_mpc_frames,
                    INF)
+
+
+@njit(cache=True, inline="always")
+def _enter_mpc2(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
+                wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
+                w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
+    return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True,
+                         search_mpc)
+
+
+@njit(cache=True, nogil=True)
+def search_mpc2(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int,
+                st: np.ndarray, stop: np.ndarray, par: np.ndarray, w: np.ndarray,
+                keys: np.ndarray, data: np.ndarray) -> int:
+    """:func:`search_mpc` whose cut tests are themselves selective (:func:`search_mpc`,
+    whose own tests are full width): Multi-ProbCut nested two levels deep."""
+    return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_mpc2, INF)

@@ -20,7 +20,7 @@ END_SEARCH3 = 8      # exact solver: order by a 3-ply search from this many empt
 END_EVAL_W = 9       # exact solver: weight of that search value against mobility in the order key
 ETC = 10             # exact solver: enhanced transposition cutoff from this many empties (0: off)
 END_HEURISTIC1 = 11  # exact solver: 1 = the 1-ply order search by the heuristic, any EVAL_KIND
-MPC = 12             # midgame: 1 = Multi-ProbCut (the table below)
+MPC = 12             # midgame: Multi-ProbCut (the table below) nested this deep (0: off)
 MPC_T = 13           # its confidence t, in hundredths (cut when t sigma from the bound)
 END_SEL_T = 14       # exact solver, selective passes: probcut confidence t, hundredths (0: exact)
 END_SEL_MIN = 15     # ... probcut at nodes with this many empties and more

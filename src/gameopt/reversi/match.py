@@ -228,8 +228,8 @@ class Player:
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
         """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,
-        mpctable=FILE,lazy=D,netmax=E,keep=0|1,early=0|1,book=FILE,variety=V`` (any order,
-        all optional) -> Player.
+        mpctable=FILE,mpcnest=1|2,lazy=D,netmax=E,keep=0|1,early=0|1,book=FILE,variety=V``
+        (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
         ``eval=FILE`` uses the pattern weights of FILE, ``eval=heuristic`` the hand-set
@@ -239,9 +239,11 @@ class Player:
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
         ``mpct=T`` sets its confidence, ``mpctable=FILE`` its cut pairs (a table of
         ``gameopt reversi train mpc``, e.g. fitted with ``--eval`` on the weights of
-        ``eval=FILE``; default the shipped table), ``lazy=D`` the network's lazy-evaluation
-        margin in discs (``SearchParams.net_margin``; a weights file with a network;
-        default: 3 when thinking by time, 0 at a fixed depth), ``netmax=E``
+        ``eval=FILE``; default the shipped table), ``mpcnest=2`` makes its cut tests
+        selective searches themselves (``SearchParams.mpc_nest``), ``lazy=D`` the
+        network's lazy-evaluation margin in discs (``SearchParams.net_margin``; a weights
+        file with a network; default: 3 when thinking by time, 0 at a fixed depth),
+        ``netmax=E``
         evaluates the network only at positions of E empties or fewer
         (``SearchParams.net_max_empties``), ``keep=0``
         starts every timed search from an empty transposition table (default ``keep=1``:
@@ -261,6 +263,7 @@ class Player:
         mpc: bool | None = None
         mpc_t: float | None = None
         mpc_table: MpcTable | None = None
+        mpc_nest: int | None = None
         margin: float | None = None
         net_max: int | None = None
         book: Book | None = None
@@ -284,6 +287,9 @@ class Player:
                 continue
             if key == "mpc" and value in ("0", "1"):
                 mpc = value == "1"
+                continue
+            if key == "mpcnest" and value in ("1", "2"):
+                mpc_nest = int(value)
                 continue
             if key == "keep" and value in ("0", "1"):
                 keep = value == "1"
@@ -315,7 +321,8 @@ class Player:
             if key not in kw or not value.strip().lstrip("-").isdigit():
                 raise InvalidInputError(f"player {name}: {part!r} is not depth=N, end=N, "
                                         "eval=FILE, time=S, clock=S, inc=S, cpu, wall, "
-                                        "mpc=0|1, mpct=T, mpctable=FILE, lazy=D, "
+                                        "mpc=0|1, mpct=T, mpctable=FILE, "
+                                        "mpcnest=1|2, lazy=D, "
                                         "netmax=E, keep=0|1, "
                                         "early=0|1, book=FILE, variety=V or "
                                         "nboard=COMMAND")
@@ -330,6 +337,8 @@ class Player:
                 params = replace(params, mpc_t=mpc_t)
             if mpc_table is not None:
                 params = replace(params, mpc_table=mpc_table)
+            if mpc_nest is not None:
+                params = replace(params, mpc_nest=mpc_nest)
             if margin is not None:
                 params = replace(params, net_margin=round(100 * margin))
             if net_max is not None:

@@ -100,7 +100,7 @@ def negamax_exact(P: int, O: int) -> int:
 def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
                   evaluate: Callable[[int, int], int],
                   rows: dict[tuple[int, int], tuple[int, ...]] | None = None,
-                  t100: int = 150, passed: bool = False) -> int:
+                  t100: int = 150, passed: bool = False, nest: int = 1) -> int:
     """Fail-soft alpha-beta in square order (centi-discs; a pass uses no ply), with Buro's
     Multi-ProbCut as the numba search does it when it neither orders, hashes nor uses PVS.
 
@@ -110,16 +110,19 @@ def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
     for each try: if a plain null-window search of depth d' at
     ``ceil((beta - b + s)·1024/a)`` fails high, the value is beta; if one at
     ``floor((alpha - b - s)·1024/a)`` fails low, it is alpha (``s = sigma·t100 // 100``;
-    bounds only inside ±6400). Without ``rows``, plain fail-soft alpha-beta.
+    bounds only inside ±6400). Without ``rows``, plain fail-soft alpha-beta. ``nest`` 2:
+    those null-window searches are themselves Multi-ProbCut searches of nest 1 (the
+    kernel's ``SearchParams.mpc_nest``).
     """
     moves = legal_moves(P, O)
     if not moves:
         if passed or not legal_moves(O, P):
             return 100 * final_score(P, O)
-        return -alphabeta_mpc(O, P, depth, -beta, -alpha, evaluate, rows, t100, True)
+        return -alphabeta_mpc(O, P, depth, -beta, -alpha, evaluate, rows, t100, True, nest)
     if depth == 0:
         return evaluate(P, O)
     row = rows.get((64 - bin(P | O).count("1"), depth), ()) if rows and depth >= 3 else ()
+    inner = rows if nest > 1 else None  # the tests' own rows
     for i in range(0, len(row), 4):
         ds, a, b, sigma = row[i:i + 4]
         if ds <= 0:
@@ -127,19 +130,19 @@ def alphabeta_mpc(P: int, O: int, depth: int, alpha: int, beta: int,
         s = sigma * t100 // 100
         if beta < 6400:
             bound = -((-(beta - b + s) * 1024) // a)
-            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound - 1, bound,
-                                                      evaluate) >= bound:
+            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound - 1, bound, evaluate,
+                                                      inner, t100, nest=nest - 1) >= bound:
                 return beta
         if alpha > -6400:
             bound = ((alpha - b - s) * 1024) // a
-            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound, bound + 1,
-                                                      evaluate) <= bound:
+            if -6400 < bound < 6400 and alphabeta_mpc(P, O, ds, bound, bound + 1, evaluate,
+                                                      inner, t100, nest=nest - 1) <= bound:
                 return alpha
     best, a_ = -(1 << 20), alpha
     for sq in moves:
         f = flipped(P, O, sq)
         v = -alphabeta_mpc(O ^ f, P | f | (1 << sq), depth - 1, -beta, -a_, evaluate, rows,
-                           t100)
+                           t100, nest=nest)
         if v > best:
             best = v
             if v >= beta:

@@ -121,6 +121,10 @@ class SearchParams:
     mpc_table : MpcTable or None
         The cut pairs and regressions (None: the shipped ones,
         :func:`gameopt.reversi.probcut.shipped_mpc`).
+    mpc_nest : int
+        How deep Multi-ProbCut nests: 1, the shallow searches that test a cut are full
+        width; 2, they are Multi-ProbCut searches themselves (whose own tests are full
+        width), as Buro's and Edax's are.
     end_selectivity : tuple of float
         :func:`solve`: the confidences t of selective passes run before the exact one
         (rising; empty: none). Each pass is the solver with ProbCut at nodes of
@@ -182,6 +186,7 @@ class SearchParams:
     mpc: bool | None = None
     mpc_t: float = 1.5
     mpc_table: MpcTable | None = field(default=None, compare=False)
+    mpc_nest: int = 1
     end_selectivity: tuple[float, ...] = ()
     end_sel_min: int = 14
     end_sel_d4: int = 18
@@ -211,6 +216,8 @@ class SearchParams:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
         if not 0 <= self.mpc_t <= 10:
             raise InvalidInputError(f"mpc_t {self.mpc_t}: expected 0..10")
+        if self.mpc_nest not in (1, 2) or isinstance(self.mpc_nest, bool):
+            raise InvalidInputError(f"mpc_nest {self.mpc_nest!r}: expected 1 or 2")
         object.__setattr__(self, "end_selectivity", tuple(self.end_selectivity))
         for t in self.end_selectivity:
             if not 0 < t <= 10:
@@ -257,7 +264,7 @@ class SearchParams:
         par[pp.NET_MAX_EMPTIES] = self.net_max_empties
         table = self.mpc_table if self.mpc_table is not None else shipped_mpc()
         if self.mpc and table is not None:
-            par[pp.MPC] = 1
+            par[pp.MPC] = self.mpc_nest
             par[pp.MPC_T] = round(100 * self.mpc_t)
             par[pp.MPC_BASE:pp.MPC_END] = table.kernel_block()
         return par
@@ -355,7 +362,7 @@ def _load_kernels(w: np.ndarray) -> None:
     par = SearchParams(eval_kind=EvalKind.HEURISTIC).array()
     flag = np.zeros(1, dtype=np.uint8)
     b = Board.start()
-    for kernel in (_midgame.search, _midgame.search_mpc):
+    for kernel in (_midgame.search, _midgame.search_mpc, _midgame.search_mpc2):
         kernel(np.uint64(b.player), np.uint64(b.opponent), 1, -_midgame.INF, _midgame.INF,
                st, flag, par, w, keys, data)
     full = np.uint64((1 << 64) - 1)  # no empty square: compiled whole, solved at once
@@ -422,6 +429,7 @@ class SearchTable:
         mpc = bool(params.mpc)
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
+               params.mpc_nest if mpc else 0,
                params.end_selectivity, params.end_sel_min, params.end_sel_d4,
                params.end_sel_sigma, params.end_sel_bias, params.net_margin or 0,
                params.net_max_empties)
@@ -460,7 +468,8 @@ class _Run:
             self.rule = limit.start()
             self.keys, self.data = table._take(board, params, self.w, self.w_end)
         self.flag = self.rule.flag.array
-        self.mid_kernel = _midgame.search_mpc if self.par[pp.MPC] else _midgame.search
+        self.mid_kernel = (_midgame.search, _midgame.search_mpc,
+                           _midgame.search_mpc2)[int(self.par[pp.MPC])]
 
     @property
     def stopped(self) -> bool:
