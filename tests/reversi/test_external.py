@@ -117,7 +117,7 @@ def test_player_specs() -> None:
         ("nboard=/nonexistent/engine --flag", "engine command '/nonexistent/engine' not found"),
         ("nboard=", "nboard=COMMAND"),
         ("depth=2,speed=3", r"is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, "
-                            r"cpu, wall, mpc=0\|1, mpct=T, mpctable=FILE, lazy=D, "
+                            r"cpu, wall, mpc=0\|1, mpct=T, mpctable=FILE, mpcnest=1\|2, lazy=D, "
                             r"netmax=E, keep=0\|1, "
                             r"early=0\|1, book=FILE, "
                             r"variety=V or nboard=COMMAND"),
