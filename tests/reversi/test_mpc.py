@@ -13,6 +13,7 @@ from gameopt.reversi import _params as pp
 from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player
+from gameopt.reversi.mpcfit import fit_mpc
 from gameopt.reversi.probcut import (
     MAX_DEPTH,
     MpcTable,
@@ -24,7 +25,6 @@ from gameopt.reversi.probcut import (
 )
 from gameopt.reversi.reference import alphabeta_mpc
 from gameopt.reversi.search import SearchParams, search, solve
-from gameopt.reversi.train import fit_mpc
 from tests.reversi.positions import random_position
 
 W = HEURISTIC_WEIGHTS
@@ -228,7 +228,7 @@ def test_samples_go_on_selectively_past_the_full_width_depth(tmp_path: Path) -> 
     the plain samples, as before), and ``train mpc`` fits rows there; bad depths are
     refused (exit 2 from the command, no file)."""
     from gameopt.cli.main import main
-    from gameopt.reversi.train import mpc_samples
+    from gameopt.reversi.mpcfit import mpc_samples
 
     e, v = mpc_samples(2, max_depth=3, per_game=2, selective_depth=5, workers=1)
     assert v.shape == (len(e), 5) and len(e) >= 2 and (e > 6).all()
@@ -259,7 +259,7 @@ def test_samples_use_the_table_they_are_given(tmp_path: Path) -> None:
     full-width ones; a table without selective depths, or a file that is no table, is
     refused (exit 2 from ``train mpc --table``, no file written)."""
     from gameopt.cli.main import main
-    from gameopt.reversi.train import mpc_samples
+    from gameopt.reversi.mpcfit import mpc_samples
 
     shipped = shipped_mpc()
     if shipped is None:
@@ -300,7 +300,7 @@ def test_samples_use_the_weights_they_are_given(tmp_path: Path) -> None:
     no weights file is refused before any game (exit 2 from ``train mpc --eval``, no
     file written), and the meta names the weights."""
     from gameopt.cli.main import main
-    from gameopt.reversi.train import mpc_samples
+    from gameopt.reversi.mpcfit import mpc_samples
     from gameopt.reversi.weights import SHIPPED, read_weights, write_weights
 
     w, meta = read_weights(SHIPPED)
@@ -462,7 +462,7 @@ def test_train_mpc_saves_samples_and_refits_from_them(tmp_path: Path) -> None:
     import json
 
     from gameopt.cli.main import main
-    from gameopt.reversi.train import read_mpc_samples
+    from gameopt.reversi.mpcfit import read_mpc_samples
 
     s, direct = tmp_path / "s.npz", tmp_path / "direct.npz"
     assert main(["reversi", "train", "mpc", "--games", "30", "--per-game", "4",

@@ -719,13 +719,13 @@ def cmd_train_blend(args: argparse.Namespace) -> int:
 
 def cmd_train_mpc(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
-    from gameopt.reversi.probcut import write_mpc
-    from gameopt.reversi.train import (
+    from gameopt.reversi.mpcfit import (
         fit_mpc,
         mpc_samples,
         read_mpc_samples,
         write_mpc_samples,
     )
+    from gameopt.reversi.probcut import write_mpc
 
     t = time.perf_counter()
     cpu = time.process_time()

@@ -14,7 +14,7 @@ each a shallow depth (0: no such try), ``a``, ``b`` and ``sigma`` (centi-discs).
 Othello values swing with the side to move at the horizon, as in Edax's choice).
 :func:`shallow_depths` adds, as Buro's Multi-ProbCut allows, a cheaper first try two plies
 shallower from depth 10 on (10 → 2 then 4, 15 → 5 then 7: the shape of Zebra's pairs).
-The table is fitted by ``gameopt reversi train mpc`` (:func:`gameopt.reversi.train.fit_mpc`)
+The table is fitted by ``gameopt reversi train mpc`` (:func:`gameopt.reversi.mpcfit.fit_mpc`)
 and stored as ``.npz`` (``table``: float64, 61 × 17 × 4 with one try, format
 ``gameopt-mpc-1``; 61 × 17 × 8 with two, format ``gameopt-mpc-2``; and a JSON ``meta``);
 the engine ships ``data/mpc.npz``.
