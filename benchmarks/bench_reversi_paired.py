@@ -50,14 +50,15 @@ class Pairs:
 def _points(game: GgfGame, name: str, where: str) -> tuple[bool, float]:
     """(``name`` had Black, its points in ``game``)."""
     black, white = game.tags.get("PB", ""), game.tags.get("PW", "")
-    if black.startswith(name) == white.startswith(name):
+    is_black = black.startswith(name)
+    if is_black == white.startswith(name):
         raise InvalidInputError(f"{where}: players {black!r} and {white!r}: expected exactly "
                                 f"one whose name starts with {name!r}")
     diff = game.result
     if diff is None:
         raise InvalidInputError(f"{where}: no result (no RE and the game is not over)")
-    mine = diff if black.startswith(name) else -diff
-    return black.startswith(name), 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
+    mine = diff if is_black else -diff
+    return is_black, 1.0 if mine > 0 else 0.5 if mine == 0 else 0.0
 
 
 def pairs(games: list[GgfGame], name: str, plies: int, source: str) -> Pairs:
