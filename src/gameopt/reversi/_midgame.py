@@ -406,10 +406,34 @@ def search_frames(P: np.uint64, O: np.uint64, depth: int, alpha: int, beta: int,
     return sk.walk(P, O, depth, alpha, beta, st, stop, par, w, keys, data, _enter_frames, INF)
 
 
+@njit(cache=True)
+def _quick(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.ndarray,
+           stop: np.ndarray, par: np.ndarray, w: np.ndarray) -> int:
+    """The value of (P, O) by a plain search of ``d`` (1..SHALLOW) plies within
+    (alpha, beta): :func:`search` from a node that is neither ordered nor hashed (``d`` at
+    most ``par[SORT_HEIGHT]``), with the same nodes and value, run by :func:`_shallow`
+    without a stack of frames (a pass and the end of the game as the frames take them);
+    0 with ``st[STOPPED]`` set if the search was stopped."""
+    if sk.poll(st, stop, par):
+        return 0
+    moves = get_moves(P, O)
+    if moves == U0:
+        om = get_moves(O, P)
+        if om == U0:
+            st[LEAVES] += 1
+            return 100 * final_score(P, O)
+        if sk.poll(st, stop, par):
+            return 0
+        _, v = _shallow(O, P, om, -beta, -alpha, d, st, stop, par, w)
+        return -v
+    _, v = _shallow(P, O, moves, alpha, beta, d, st, stop, par, w)
+    return v
+
+
 @njit(cache=True, inline="always")
 def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.ndarray,
              stop: np.ndarray, par: np.ndarray, w: np.ndarray, keys: np.ndarray,
-             data: np.ndarray, kernel) -> tuple[bool, int]:
+             data: np.ndarray, kernel, quick: bool) -> tuple[bool, int]:
     """Multi-ProbCut at a node of depth ``d`` (Buro): (cut, value).
 
     The table row for the node's empties and ``d`` holds up to ``MPC_TRIES`` tries, each a
@@ -417,8 +441,10 @@ def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.n
     row's order (the fitter puts the shallowest first), the value at depth d is at least
     beta with confidence t (``par[MPC_T]``) when v_d' >= (beta + t sigma - b) / a, at most
     alpha when v_d' <= (alpha - t sigma - b) / a; each is checked by one null-window
-    search of depth d' (``kernel``: :func:`search`, without Multi-ProbCut), and cuts with
-    beta or alpha. The first try that cuts ends it.
+    search of depth d' (``kernel``: :func:`search`, without Multi-ProbCut; with ``quick``
+    (``kernel`` is :func:`search`), a check of d' <= SHALLOW plies at or below the sort
+    height by :func:`_quick`, the same nodes without the frames), and cuts with beta or alpha. The
+    first try that cuts ends it.
     """
     if d > MPC_MAXD:
         return False, 0
@@ -432,15 +458,26 @@ def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.n
         a = par[base + 1]
         b = par[base + 2]
         sg = (par[base + 3] * par[MPC_T]) // 100
+        # a check of SHALLOW plies or fewer below the sort height is a plain search: run
+        # directly (:func:`_quick`), not over a stack of frames made for it
+        direct = quick and ds <= SHALLOW and ds <= par[SORT_HEIGHT]
         if beta < MPC_RANGE:
             bound = -((-(beta - b + sg) * 1024) // a)  # ceil
             if -MPC_RANGE < bound < MPC_RANGE:
-                if kernel(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data) >= bound:
+                if direct:
+                    v = _quick(P, O, ds, bound - 1, bound, st, stop, par, w)
+                else:
+                    v = kernel(P, O, ds, bound - 1, bound, st, stop, par, w, keys, data)
+                if v >= bound:
                     return True, beta
         if alpha > -MPC_RANGE:
             bound = ((alpha - b - sg) * 1024) // a  # floor
             if -MPC_RANGE < bound < MPC_RANGE:
-                if kernel(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data) <= bound:
+                if direct:
+                    v = _quick(P, O, ds, bound, bound + 1, st, stop, par, w)
+                else:
+                    v = kernel(P, O, ds, bound, bound + 1, st, stop, par, w, keys, data)
+                if v <= bound:
                     return True, alpha
     return False, 0
 
@@ -449,8 +486,9 @@ def _probcut(P: np.uint64, O: np.uint64, d: int, alpha: int, beta: int, st: np.n
 def _enter_mpc_as(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
                   wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
                   w: np.ndarray, keys: np.ndarray, data: np.ndarray, shallow: bool,
-                  kernel) -> tuple[int, int]:
-    """:func:`_enter_as` with Multi-ProbCut after the table probe (:func:`_probcut`)."""
+                  kernel, quick: bool) -> tuple[int, int]:
+    """:func:`_enter_as` with Multi-ProbCut after the table probe (:func:`_probcut`, its
+    ``kernel`` and ``quick``)."""
     code, v, moves = _prelude(k, fu, fv, st, stop, par, w)
     if code >= 0:
         return code, v
@@ -460,7 +498,7 @@ def _enter_mpc_as(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: 
     d = fv[k, sk.DEPTH]
     if par[MPC] != 0 and d >= 3:
         cut, v = _probcut(fu[k, sk.P], fu[k, sk.O], d, alpha, beta, st, stop, par, w, keys,
-                          data, kernel)
+                          data, kernel, quick)
         if st[STOPPED]:
             return sk.STOP, 0
         if cut:
@@ -473,7 +511,8 @@ def _enter_mpc_as(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: 
 def _enter_mpc(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np.ndarray,
                wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
                w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
-    return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True, search)
+    return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True, search,
+                         True)
 
 
 @njit(cache=True, inline="always")
@@ -482,7 +521,7 @@ def _enter_mpc_frames(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray,
                       par: np.ndarray, w: np.ndarray, keys: np.ndarray,
                       data: np.ndarray) -> tuple[int, int]:
     return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, False,
-                         search_frames)
+                         search_frames, False)
 
 
 @njit(cache=True, nogil=True)
@@ -508,7 +547,7 @@ def _enter_mpc2(k: int, fu: np.ndarray, fv: np.ndarray, wsq: np.ndarray, wfl: np
                 wkey: np.ndarray, st: np.ndarray, stop: np.ndarray, par: np.ndarray,
                 w: np.ndarray, keys: np.ndarray, data: np.ndarray) -> tuple[int, int]:
     return _enter_mpc_as(k, fu, fv, wsq, wfl, wkey, st, stop, par, w, keys, data, True,
-                         search_mpc)
+                         search_mpc, False)
 
 
 @njit(cache=True, nogil=True)
