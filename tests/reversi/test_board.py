@@ -334,6 +334,17 @@ def test_stable_discs_small_cases(positions: list[Board]) -> None:
         assert board.player & CORNERS & stable == board.player & CORNERS
 
 
+def test_stable_pair_is_both_sides_stable_discs(positions: list[Board]) -> None:
+    """The shared-lines pair equals two calls of stable_discs, one for each side."""
+    some = 0
+    for board in positions:
+        p, o = u(board.player), u(board.opponent)
+        got = tuple(int(x) for x in bb.stable_pair(p, o))
+        assert got == (int(bb.stable_discs(p, o)), int(bb.stable_discs(o, p))), board
+        some += got[0] != 0 and got[1] != 0
+    assert some > 0
+
+
 def test_hash_position(positions: list[Board]) -> None:
     seen = set()
     for board in positions:

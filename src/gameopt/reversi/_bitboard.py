@@ -37,7 +37,8 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 __all__ = [
-    "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "hash_position",
+    "get_moves", "flips", "popcount", "count_last_flip", "stable_discs", "stable_pair",
+    "hash_position",
     "perft", "square_of", "around", "full_lines", "RAYS", "CORNERS",
 ]
 
@@ -274,20 +275,12 @@ def full_lines(full: np.uint64) -> tuple[np.uint64, np.uint64, np.uint64, np.uin
     return h, v, d9, d7
 
 
-@njit(cache=True)
-def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
-    """A subset of P's discs that can never be flipped (a lower bound on stability).
-
-    A disc is stable when, along each of its four lines, the line is full or the disc has a
-    neighbour on that line that is off the board or a stable disc of its own colour (a run
-    of P's discs that ends at a stable disc or the edge cannot be bracketed). The set grows
-    from nothing to a fixed point; each round is O(1) bit operations, at most 64 rounds.
-    """
-    fh, fv, f9, f7 = full_lines(P | O)
-    ok_h = fh | FILE_AH
-    ok_v = fv | RANK_18
-    ok_9 = f9 | EDGES
-    ok_7 = f7 | EDGES
+@njit(cache=True, inline="always")
+def _stable_in(P: np.uint64, ok_h: np.uint64, ok_v: np.uint64, ok_9: np.uint64,
+               ok_7: np.uint64) -> np.uint64:
+    """P's discs that can never be flipped, given the squares whose line in each direction
+    cannot bracket a disc by itself (full, or on that direction's edge): the fixed point of
+    :func:`stable_discs`."""
     stable = U0
     while True:
         h = ok_h | ((stable << S1) & NOT_A) | ((stable >> S1) & NOT_H)
@@ -298,6 +291,30 @@ def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
         if new == stable:
             return stable
         stable = new
+
+
+@njit(cache=True)
+def stable_discs(P: np.uint64, O: np.uint64) -> np.uint64:
+    """A subset of P's discs that can never be flipped (a lower bound on stability).
+
+    A disc is stable when, along each of its four lines, the line is full or the disc has a
+    neighbour on that line that is off the board or a stable disc of its own colour (a run
+    of P's discs that ends at a stable disc or the edge cannot be bracketed). The set grows
+    from nothing to a fixed point; each round is O(1) bit operations, at most 64 rounds.
+    """
+    fh, fv, f9, f7 = full_lines(P | O)
+    return _stable_in(P, fh | FILE_AH, fv | RANK_18, f9 | EDGES, f7 | EDGES)
+
+
+@njit(cache=True)
+def stable_pair(P: np.uint64, O: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """(``stable_discs(P, O)``, ``stable_discs(O, P)``), the full lines found once."""
+    fh, fv, f9, f7 = full_lines(P | O)
+    ok_h = fh | FILE_AH
+    ok_v = fv | RANK_18
+    ok_9 = f9 | EDGES
+    ok_7 = f7 | EDGES
+    return _stable_in(P, ok_h, ok_v, ok_9, ok_7), _stable_in(O, ok_h, ok_v, ok_9, ok_7)
 
 
 CORNERS = np.uint64(0x8100000000000081)

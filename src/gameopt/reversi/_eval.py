@@ -33,12 +33,13 @@ from gameopt.reversi._bitboard import (
     around,
     get_moves,
     popcount,
-    stable_discs,
+    stable_pair,
 )
 from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, N_STAGES
 
 __all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
            "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
+           "evaluate_indexed_m", "terms_m",
            "evaluate_indexed_lazy", "evaluate_lazy", "N_INSTANCES", "NET_K", "NET_SE",
            "NET_SW", "NET_SV", "without_network"]
 
@@ -62,8 +63,16 @@ _C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
 def terms(P: np.uint64, O: np.uint64) -> tuple[int, int, int, int, int, int, int]:
     """The heuristic's terms, P minus O, in the order of :data:`HEURISTIC_TERMS`; stable
     discs count only once some corner is taken (0 before)."""
+    return terms_m(P, O, get_moves(P, O))
+
+
+@njit(cache=True, inline="always")
+def terms_m(P: np.uint64, O: np.uint64, mp: np.uint64
+            ) -> tuple[int, int, int, int, int, int, int]:
+    """:func:`terms` given P's moves ``mp`` (``get_moves(P, O)``, which a search has made
+    already at a leaf)."""
     empty = ~(P | O)
-    mob = popcount(get_moves(P, O)) - popcount(get_moves(O, P))
+    mob = popcount(mp) - popcount(get_moves(O, P))
     pot = popcount(around(O) & empty) - popcount(around(P) & empty)
     corners = popcount(P & CORNERS) - popcount(O & CORNERS)
     xs = 0
@@ -79,7 +88,8 @@ def terms(P: np.uint64, O: np.uint64) -> tuple[int, int, int, int, int, int, int
             cs += popcount(_C_MASKS[k] & P) - popcount(_C_MASKS[k] & O)
     stable = 0
     if (P | O) & CORNERS != U0:
-        stable = popcount(stable_discs(P, O)) - popcount(stable_discs(O, P))
+        sp, so = stable_pair(P, O)
+        stable = popcount(sp) - popcount(so)
     return mob, pot, corners, xs, cs, stable, popcount(P) - popcount(O)
 
 
@@ -121,10 +131,16 @@ def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int
 @njit(cache=True, inline="always")
 def _scalars(P: np.uint64, O: np.uint64, w: np.ndarray) -> tuple[int, int]:
     """The stage's bias and terms: (their value, the stage's offset in ``w``)."""
+    return _scalars_m(P, O, get_moves(P, O), w)
+
+
+@njit(cache=True, inline="always")
+def _scalars_m(P: np.uint64, O: np.uint64, mp: np.uint64, w: np.ndarray) -> tuple[int, int]:
+    """:func:`_scalars` given P's moves ``mp``."""
     empties = popcount(~(P | O))
     stage = min(14, max(0, (60 - empties) // 4))
     off = stage * _PSTAGE
-    mob, pot, corners, xs, cs, stable, discs = terms(P, O)
+    mob, pot, corners, xs, cs, stable, discs = terms_m(P, O, mp)
     v = (int(w[off]) + int(w[off + 1]) * mob + int(w[off + 2]) * pot
          + int(w[off + 3]) * corners + int(w[off + 4]) * xs + int(w[off + 5]) * cs
          + int(w[off + 6]) * stable + int(w[off + 7]) * discs)
@@ -309,7 +325,14 @@ def child_indices(src: np.ndarray, dst: np.ndarray, s: int, f: np.uint64,
 def evaluate_indexed(P: np.uint64, O: np.uint64, ix: np.ndarray, w: np.ndarray) -> int:
     """The pattern evaluation of (P, O) (``evaluate(P, O, PATTERN, w)``) from its index
     vector ``ix`` (:func:`pattern_indices` or kept by :func:`child_indices`)."""
-    v, off = _scalars(P, O, w)
+    return evaluate_indexed_m(P, O, get_moves(P, O), ix, w)
+
+
+@njit(cache=True, inline="always")
+def evaluate_indexed_m(P: np.uint64, O: np.uint64, mp: np.uint64, ix: np.ndarray,
+                       w: np.ndarray) -> int:
+    """:func:`evaluate_indexed` given P's moves ``mp`` (``get_moves(P, O)``)."""
+    v, off = _scalars_m(P, O, mp, w)
     if w.shape[0] > _NET0:
         stage = off // _PSTAGE
         a = _net_start(stage, w)

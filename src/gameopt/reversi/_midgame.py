@@ -37,6 +37,7 @@ from gameopt.reversi._eval import (
     evaluate,
     evaluate_indexed,
     evaluate_indexed_lazy,
+    evaluate_indexed_m,
     evaluate_lazy,
     pattern_indices,
     pattern_indices2,
@@ -134,7 +135,8 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
     side: rare, from scratch), else the evaluation from the index vector ``buf[rx]``."""
     if sk.poll(st, stop, par):
         return 0
-    if get_moves(P, O) == U0:
+    mp = get_moves(P, O)
+    if mp == U0:
         if get_moves(O, P) == U0:
             st[LEAVES] += 1
             return 100 * final_score(P, O)
@@ -147,7 +149,7 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
         if par[NET_LAZY] > 0 or par[NET_MAX_EMPTIES] > 0:
             return evaluate_indexed_lazy(P, O, buf[rx], w, alpha, beta, par[NET_LAZY],
                                          par[NET_MAX_EMPTIES])
-        return evaluate_indexed(P, O, buf[rx], w)
+        return evaluate_indexed_m(P, O, mp, buf[rx], w)
     return evaluate(P, O, kind, w)
 
 
