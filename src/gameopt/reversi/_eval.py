@@ -39,7 +39,8 @@ from gameopt.reversi.patterns import DEFAULT_SET, N_SCALARS, N_STAGES
 
 __all__ = ["evaluate", "terms", "HEURISTIC", "PATTERN", "HEURISTIC_WEIGHTS", "HEURISTIC_TERMS",
            "pattern_indices", "pattern_indices2", "child_indices", "evaluate_indexed",
-           "evaluate_indexed_m", "terms_m",
+           "evaluate_indexed_m", "terms_m", "stage_offset", "has_network", "pattern_sum",
+           "child_pattern_delta", "scalars_m",
            "evaluate_indexed_lazy", "evaluate_lazy", "N_INSTANCES", "NET_K", "NET_SE",
            "NET_SW", "NET_SV", "without_network"]
 
@@ -132,6 +133,14 @@ def config_index(P: np.uint64, O: np.uint64, squares: np.ndarray, i: int) -> int
 def _scalars(P: np.uint64, O: np.uint64, w: np.ndarray) -> tuple[int, int]:
     """The stage's bias and terms: (their value, the stage's offset in ``w``)."""
     return _scalars_m(P, O, get_moves(P, O), w)
+
+
+@njit(cache=True, inline="always")
+def scalars_m(P: np.uint64, O: np.uint64, mp: np.uint64, w: np.ndarray) -> tuple[int, int]:
+    """The stage's bias and the heuristic terms of (P, O) weighted (P's moves ``mp``
+    given): (their value, the stage's offset in ``w``); the pattern evaluation is this
+    value plus :func:`pattern_sum`."""
+    return _scalars_m(P, O, mp, w)
 
 
 @njit(cache=True, inline="always")
@@ -319,6 +328,64 @@ def child_indices(src: np.ndarray, dst: np.ndarray, s: int, f: np.uint64,
         b = f & (~f + U1)
         f ^= b
         _add_square(dst, popcount(b - U1), flipped)
+
+
+@njit(cache=True, inline="always")
+def stage_offset(empties: int) -> int:
+    """Where the stage of a position with ``empties`` empty squares starts in a pattern
+    table (as :func:`evaluate_indexed` finds it)."""
+    return min(14, max(0, (60 - empties) // 4)) * _PSTAGE
+
+
+@njit(cache=True, inline="always")
+def has_network(w: np.ndarray) -> bool:
+    """Whether the pattern table ``w`` carries a residual network after its stages."""
+    return w.shape[0] > _NET0
+
+
+@njit(cache=True, inline="always")
+def pattern_sum(ix: np.ndarray, off: int, w: np.ndarray) -> int:
+    """The patterns' part of the evaluation of the index vector ``ix`` in the stage at
+    ``off``: the sum of the table entries of its instances."""
+    v = 0
+    for i in range(N_INSTANCES):
+        v += w[off + ix[i]]
+    return v
+
+
+@njit(cache=True, inline="always")
+def child_pattern_delta(src: np.ndarray, s: int, f: np.uint64, placed: int, flipped: int,
+                        off: int, w: np.ndarray, acc: np.ndarray, touched: np.ndarray
+                        ) -> int:
+    """``pattern_sum(dst, off, w) - pattern_sum(src, off, w)`` for ``dst`` the vector
+    :func:`child_indices` would make from ``src`` (the disc placed on ``s``, the discs
+    of ``f`` flipped; ``placed``, ``flipped`` > 0), without making it: only the instances
+    the move touches are read. ``acc`` (N_INSTANCES, all zero on entry and again on
+    return) sums each touched instance's change, ``touched`` lists them."""
+    n = 0
+    for j in range(_SQ_N[s]):
+        i = _SQ_I[s, j]
+        if acc[i] == 0:
+            touched[n] = i
+            n += 1
+        acc[i] += placed * _SQ_PW[s, j]
+    while f:
+        b = f & (~f + U1)
+        f ^= b
+        q = popcount(b - U1)
+        for j in range(_SQ_N[q]):
+            i = _SQ_I[q, j]
+            if acc[i] == 0:
+                touched[n] = i
+                n += 1
+            acc[i] += flipped * _SQ_PW[q, j]
+    d = 0
+    for t in range(n):
+        i = touched[t]
+        o = off + src[i]
+        d += w[o + acc[i]] - w[o]
+        acc[i] = 0
+    return d
 
 
 @njit(cache=True, inline="always")

@@ -34,13 +34,18 @@ from gameopt.reversi._eval import (
     N_INSTANCES,
     PATTERN,
     child_indices,
+    child_pattern_delta,
     evaluate,
     evaluate_indexed,
     evaluate_indexed_lazy,
     evaluate_indexed_m,
     evaluate_lazy,
+    has_network,
     pattern_indices,
     pattern_indices2,
+    pattern_sum,
+    scalars_m,
+    stage_offset,
 )
 from gameopt.reversi._params import (
     EVAL_KIND,
@@ -154,15 +159,45 @@ def _leaf(P: np.uint64, O: np.uint64, alpha: int, beta: int, buf: np.ndarray, rx
 
 
 @njit(cache=True, inline="always")
+def _leaf_fast(P: np.uint64, O: np.uint64, s: int, f: np.uint64, buf: np.ndarray, ry: int,
+               base: int, off: int, kind: int, st: np.ndarray, stop: np.ndarray,
+               par: np.ndarray, w: np.ndarray) -> int:
+    """:func:`_leaf` for P's move on ``s`` (flipping ``f``) with the pattern evaluation and
+    no network: the same value and counts, the leaf's patterns as the parent's ``base``
+    (the pattern sum of its other-side vector ``buf[ry]`` in the leaf's stage at ``off``)
+    plus the change of the instances the move touches (:func:`child_pattern_delta`, its
+    scratch in rows 0 and 1 of ``buf``, row 0 all zero), instead of the leaf's vector."""
+    cp = O ^ f
+    co = P | f | BIT[s]
+    if sk.poll(st, stop, par):
+        return 0
+    mp = get_moves(cp, co)
+    if mp == U0:
+        if get_moves(co, cp) == U0:
+            st[LEAVES] += 1
+            return 100 * final_score(cp, co)
+        if sk.poll(st, stop, par):
+            return 0
+        st[LEAVES] += 1
+        return -evaluate(co, cp, kind, w)
+    st[LEAVES] += 1
+    v, _ = scalars_m(cp, co, mp, w)
+    return v + base + child_pattern_delta(buf[ry], s, f, 2, 1, off, w, buf[0], buf[1])
+
+
+@njit(cache=True, inline="always")
 def _child(P: np.uint64, O: np.uint64, s: int, alpha: int, beta: int, d: int,
            buf: np.ndarray, rx: int, ry: int, kind: int, st: np.ndarray, stop: np.ndarray,
-           par: np.ndarray, w: np.ndarray, child) -> int:
+           par: np.ndarray, w: np.ndarray, child, base: int, off: int) -> int:
     """The value (from the child's side) of P's move on ``s`` searched by ``child`` at depth
     d - 1 within (alpha, beta), its index vectors in rows 2(d - 1) (its own) and
     2(d - 1) + 1 (the other side's), made from this node's rows ``rx`` (own) and ``ry``;
-    a leaf needs only its own."""
+    a leaf needs only its own, and none with ``off`` >= 0 (:func:`_leaf_fast`, ``base``
+    and ``off`` from :func:`_moves_loop`)."""
     rc = 2 * (d - 1)
     f = flips(P, O, s)
+    if d == 1 and off >= 0:
+        return _leaf_fast(P, O, s, f, buf, ry, base, off, kind, st, stop, par, w)
     if kind == PATTERN:
         child_indices(buf[ry], buf[rc], s, f, 2, 1)
         if d > 1:
@@ -181,12 +216,18 @@ def _moves_loop(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: 
     costs more time than it saves nodes there)."""
     best = -INF
     a = alpha
+    base = 0
+    off = -1  # leaves by _leaf_fast: the pattern evaluation without a network or laziness
+    if d == 1 and kind == PATTERN and par[NET_LAZY] == 0 and par[NET_MAX_EMPTIES] == 0 \
+            and not has_network(w):
+        off = stage_offset(popcount(~(P | O)) - 1)
+        base = pattern_sum(buf[ry], off, w)
     if par[SHALLOW_ORDER] == 0 or d < par[SHALLOW_ORDER]:
         while moves:
             b = moves & (~moves + U1)
             moves ^= b
             v = -_child(P, O, square_of(b), -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
-                        child)
+                        child, base, off)
             if st[STOPPED]:
                 return 0
             if v > best:
@@ -215,7 +256,7 @@ def _moves_loop(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: 
         n += 1
     for i in range(n):
         v = -_child(P, O, buf[rs, i], -beta, -a, d, buf, rx, ry, kind, st, stop, par, w,
-                    child)
+                    child, base, off)
         if st[STOPPED]:
             return 0
         if v > best:
@@ -276,6 +317,7 @@ def _shallow(P: np.uint64, O: np.uint64, moves: np.uint64, alpha: int, beta: int
     r = 2 * d
     if kind == PATTERN:
         pattern_indices2(P, O, buf[r], buf[r + 1])
+        buf[0, :] = 0  # the scratch of _leaf_fast (rows 0, 1: no leaf vector is made)
     if d == 1:
         v = _moves_loop(P, O, moves, alpha, beta, 1, buf, r, r + 1, kind, st, stop, par, w,
                         _leaf)
