@@ -209,6 +209,9 @@ def test_flips_and_full_lines_match_reference_on_dense_boards() -> None:
     lines = 0
     for i in range(400):
         p, o = _dense(rng, 0.05 + 0.3 * (i % 3))
+        # runs of up to 6 opponent discs in every direction: the fill's double steps
+        assert int(bb.get_moves(u(p), u(o))) == sum(1 << s for s in ref.legal_moves(p, o))
+        assert int(bb.get_moves(u(o), u(p))) == sum(1 << s for s in ref.legal_moves(o, p))
         for s in range(64):
             if not (p | o) >> s & 1:
                 assert int(bb.flips(u(p), u(o), s)) == ref.flipped(p, o, s), (p, o, s)

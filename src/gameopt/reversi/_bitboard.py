@@ -91,21 +91,24 @@ def popcount(x: np.uint64) -> int:
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _shift_moves(P: np.uint64, mask: np.uint64, s: np.uint64) -> np.uint64:
-    """Squares reached by a run of ``mask`` discs from P in both directions of shift s."""
+    """Squares reached by a run of ``mask`` discs from P in both directions of shift s.
+
+    A run is up to 6 discs long: two single steps reach runs of 1 and 2, then two double
+    steps through pairs of ``mask`` squares (``m``) reach 4 and 6 (Kogge-Stone style;
+    4 dependent steps a direction instead of 6)."""
+    s2 = s + s
     t = mask & (P << s)
     t |= mask & (t << s)
-    t |= mask & (t << s)
-    t |= mask & (t << s)
-    t |= mask & (t << s)
-    t |= mask & (t << s)
+    m = mask & (mask << s)
+    t |= m & (t << s2)
+    t |= m & (t << s2)
     u = mask & (P >> s)
     u |= mask & (u >> s)
-    u |= mask & (u >> s)
-    u |= mask & (u >> s)
-    u |= mask & (u >> s)
-    u |= mask & (u >> s)
+    m = m >> s
+    u |= m & (u >> s2)
+    u |= m & (u >> s2)
     return (t << s) | (u >> s)
 
 
