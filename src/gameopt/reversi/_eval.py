@@ -54,10 +54,11 @@ HEURISTIC_WEIGHTS = np.array([70, 25, 700, -250, -80, 60, 0], dtype=np.int32)
 #: a writable array as two types: one type keeps the search kernels to one compiled version).
 HEURISTIC_WEIGHTS.flags.writeable = False
 
-_CORNER_SQ = (0, 7, 56, 63)
-_X_SQ = (9, 14, 49, 54)
+#: the X squares (b2 g2 b7 g7) and the C squares (b1 a2, g1 h2, a7 b8, h7 g8)
+_X_ALL = np.uint64((1 << 9) | (1 << 14) | (1 << 49) | (1 << 54))
 _C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
             np.uint64((1 << 48) | (1 << 57)), np.uint64((1 << 55) | (1 << 62)))
+_C_ALL = np.uint64(sum(int(m) for m in _C_MASKS))
 
 
 @njit(cache=True)
@@ -76,17 +77,12 @@ def terms_m(P: np.uint64, O: np.uint64, mp: np.uint64
     mob = popcount(mp) - popcount(get_moves(O, P))
     pot = popcount(around(O) & empty) - popcount(around(P) & empty)
     corners = popcount(P & CORNERS) - popcount(O & CORNERS)
-    xs = 0
-    cs = 0
-    for k in range(4):
-        corner = np.uint64(1) << np.uint64(_CORNER_SQ[k])
-        if corner & empty:
-            x = np.uint64(1) << np.uint64(_X_SQ[k])
-            if x & P:
-                xs += 1
-            elif x & O:
-                xs -= 1
-            cs += popcount(_C_MASKS[k] & P) - popcount(_C_MASKS[k] & O)
+    # the X and C squares of the empty corners: each touches one corner only
+    near = around(empty & CORNERS)
+    xm = near & _X_ALL
+    cm = near & _C_ALL
+    xs = popcount(P & xm) - popcount(O & xm)
+    cs = popcount(P & cm) - popcount(O & cm)
     stable = 0
     if (P | O) & CORNERS != U0:
         sp, so = stable_pair(P, O)
