@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gameopt.errors import InvalidInputError
-from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate
+from gameopt.reversi._eval import HEURISTIC, HEURISTIC_WEIGHTS, evaluate, terms
 from gameopt.reversi.board import SQUARE_SYMMETRIES, Board
 from gameopt.reversi.patterns import (
     DEFAULT_SET,
@@ -88,6 +88,20 @@ def test_kernel_equals_reference_and_is_symmetric() -> None:
         for perm in SQUARE_SYMMETRIES[1:]:
             im = _image(b, perm)
             assert evaluate(np.uint64(im.player), np.uint64(im.opponent), 1, kernel_w) == v
+
+
+def test_kernel_terms_match_reference_terms() -> None:
+    """The kernel's terms (X and C squares from masks, stable discs of both sides in one
+    pass) against the plain-Python reference, on late positions too (corners taken or
+    empty beside occupied X and C squares)."""
+    boards = _random_positions(600, 7)
+    seen_x = 0
+    for b in boards:
+        got = [int(x) for x in terms(np.uint64(b.player), np.uint64(b.opponent))]
+        want = reference_terms(b)
+        assert got == want, b
+        seen_x += want[3] != 0
+    assert seen_x > 50  # X squares beside empty corners do occur
 
 
 def test_features_match_reference_indices() -> None:
