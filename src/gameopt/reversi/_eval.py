@@ -55,10 +55,8 @@ HEURISTIC_WEIGHTS = np.array([70, 25, 700, -250, -80, 60, 0], dtype=np.int32)
 HEURISTIC_WEIGHTS.flags.writeable = False
 
 #: the X squares (b2 g2 b7 g7) and the C squares (b1 a2, g1 h2, a7 b8, h7 g8)
-_X_ALL = np.uint64((1 << 9) | (1 << 14) | (1 << 49) | (1 << 54))
-_C_MASKS = (np.uint64((1 << 1) | (1 << 8)), np.uint64((1 << 6) | (1 << 15)),
-            np.uint64((1 << 48) | (1 << 57)), np.uint64((1 << 55) | (1 << 62)))
-_C_ALL = np.uint64(sum(int(m) for m in _C_MASKS))
+_X_ALL = np.uint64(sum(1 << q for q in (9, 14, 49, 54)))
+_C_ALL = np.uint64(sum(1 << q for q in (1, 8, 6, 15, 48, 57, 55, 62)))
 
 
 @njit(cache=True)
