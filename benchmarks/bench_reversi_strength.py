@@ -25,6 +25,14 @@ intervals. Per depth D of ``--depths``:
   (:func:`~gameopt.reversi.timing.solves_first`: from 16 at 0.1 s; ``--spec early=0``
   turns that off). ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
 
+* *game clock* (``--clock-rows C:D[:N],...``): gameopt plays on a game clock of C CPU
+  seconds (``clock=C,end=14``: its time manager shares the clock out over its moves, and
+  the clock bounds its whole game), against Zebra at depth D; the row quotes Zebra's CPU
+  seconds per game (every call of the adapter's log, its process starts included) and
+  per midgame move, and, with ``--workers 1`` (the games run in this process),
+  gameopt's process CPU seconds per game after its kernels are loaded. C set to Zebra's
+  time per game at D makes the row equal in time per game, the way tournaments set it.
+
 ``bench_reversi_zebra_time.py`` measures Zebra's time a move by depth on played games'
 positions, to choose D. ``--games DIR`` keeps each row's games: ``DIR/ROW.ggf.part`` as
 each game ends, then ``DIR/ROW.ggf`` in match order, so a stopped run (Ctrl-C, or a TERM,
@@ -37,15 +45,16 @@ same match as::
         --b "nboard=python3 ../shared/peers/zebra_nboard.py --exact 14,depth=6"
 
 Run: ``python benchmarks/bench_reversi_strength.py [-n 100] [--depths 6,8] [--equal-time]
-[--time-rows 0.1:12,1:21:20] [--workers 2] [--spec mpc=0] [--games DIR]``. Under CPU
-contention run it with ``nice``: equal-time rows use CPU clocks on both sides, so
-contention changes their speed, not their fairness.
+[--time-rows 0.1:12,1:21:20] [--clock-rows 2:12] [--workers 2] [--spec mpc=0]
+[--games DIR]``. Under CPU contention run it with ``nice``: equal-time rows use CPU clocks
+on both sides, so contention changes their speed, not their fairness.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shlex
 import signal
 import statistics
@@ -56,7 +65,15 @@ import time
 from pathlib import Path
 
 from gameopt.core.table import format_table
-from gameopt.reversi.match import GameLog, MatchResult, parse_player, read_openings, run_match
+from gameopt.reversi import Board
+from gameopt.reversi.match import (
+    GameLog,
+    MatchResult,
+    Player,
+    parse_player,
+    read_openings,
+    run_match,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 PEERS = ROOT / ".." / "shared" / "peers"
@@ -100,9 +117,11 @@ def zebra_times(log: Path, exact: int) -> list[float]:
     return out
 
 
-def parse_time_rows(text: str) -> list[tuple[float, int, int | None]]:
-    """``"0.1:12,1:21:20"`` -> [(0.1, 12, None), (1.0, 21, 20)]: seconds per move for
-    gameopt, Zebra's depth, and optionally the number of openings of that row."""
+def parse_time_rows(text: str, flag: str = "--time-rows", max_seconds: float = 60.0
+                    ) -> list[tuple[float, int, int | None]]:
+    """``"0.1:12,1:21:20"`` -> [(0.1, 12, None), (1.0, 21, 20)]: seconds (per move for
+    ``--time-rows``, per game for ``--clock-rows``, at most ``max_seconds``), Zebra's
+    depth, and optionally the number of openings of that row."""
     out = []
     for item in (t.strip() for t in text.split(",") if t.strip()):
         parts = item.split(":")
@@ -112,12 +131,21 @@ def parse_time_rows(text: str) -> list[tuple[float, int, int | None]]:
             sec, depth = float(parts[0]), int(parts[1])
             count = int(parts[2]) if len(parts) == 3 else None
         except ValueError:
-            raise ValueError(f"--time-rows: {item!r} is not SECONDS:DEPTH[:OPENINGS]") from None
-        if not (0 < sec <= 60 and 1 <= depth <= 30 and (count is None or count >= 1)):
-            raise ValueError(f"--time-rows: {item!r} out of range "
-                             "(0 < s <= 60, depth 1..30, openings >= 1)")
+            raise ValueError(f"{flag}: {item!r} is not SECONDS:DEPTH[:OPENINGS]") from None
+        if not (0 < sec <= max_seconds and 1 <= depth <= 30 and (count is None or count >= 1)):
+            raise ValueError(f"{flag}: {item!r} out of range "
+                             f"(0 < s <= {max_seconds:g}, depth 1..30, openings >= 1)")
         out.append((sec, depth, count))
     return out
+
+
+def zebra_game_seconds(log: Path) -> float:
+    """Child CPU seconds of all of Zebra's calls in the adapter log (its fourth column; every
+    move of every game)."""
+    if not log.is_file():
+        return 0.0
+    return sum(float(p[3]) for p in (ln.split() for ln in log.read_text().splitlines())
+               if len(p) >= 4)
 
 
 def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object]:
@@ -140,6 +168,9 @@ def main() -> int:
                     help="rows at a fixed time per move: gameopt T CPU seconds a move against "
                          "Zebra at depth D (chosen so its measured time per move is near T), "
                          "on the first N openings")
+    ap.add_argument("--clock-rows", default="", metavar="C:D[:N],...",
+                    help="rows on a game clock: gameopt C CPU seconds a game against Zebra at "
+                         "depth D, on the first N openings")
     ap.add_argument("--time-count", type=int, default=None,
                     help="openings used by the --time-rows rows (default: -n)")
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
@@ -156,6 +187,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     try:
         time_rows = parse_time_rows(args.time_rows)
+        clock_rows = parse_time_rows(args.clock_rows, "--clock-rows", 3600.0)
     except ValueError as e:
         ap.error(str(e))
     if args.games is not None:
@@ -181,13 +213,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
 
         def play(aspec: str, depth: int, exact: int, name: str, ops: list[str]
-                 ) -> tuple[MatchResult, float, list[float]]:
-            """gameopt ``aspec`` against Zebra at ``depth``: the result, its wall seconds
-            and Zebra's CPU seconds per midgame move; records the equivalent command."""
+                 ) -> tuple[MatchResult, float, list[float], float, float]:
+            """gameopt ``aspec`` against Zebra at ``depth``: the result, its wall seconds,
+            Zebra's CPU seconds per midgame move and in all, and this process's CPU
+            seconds over the games (gameopt's own with one worker: the games run here,
+            Zebra in child processes); records the equivalent command."""
             log = Path(tmp) / f"zebra-{name}.log"
             zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
                      f"--log {log},depth={depth},timeout=600")
             a, b = parse_player(aspec, f"gameopt {aspec}"), parse_player(zspec, f"Zebra d{depth}")
+            if args.workers == 1 and isinstance(a, Player):
+                a.choose(Board.start())  # load the kernels before the clock below
+            ru = resource.getrusage(resource.RUSAGE_SELF)
             t = time.perf_counter()
             if args.games is None:
                 res = run_match(a, b, ops, workers=args.workers)
@@ -196,34 +233,47 @@ def main() -> int:
                     res = run_match(a, b, ops, workers=args.workers, on_game=games.add)
                     games.finish(res)
             wall = time.perf_counter() - t
+            ru2 = resource.getrusage(resource.RUSAGE_SELF)
+            cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
             commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"'
                             + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
                                else ""))
             print(res.summary(), file=sys.stderr)
-            return res, wall, zebra_times(log, exact)
+            return res, wall, zebra_times(log, exact), zebra_game_seconds(log), cpu
 
         for depth in (int(d) for d in args.depths.split(",") if d.strip()):
             exact = equal_depth_exact(depth)
-            res, wall, zt = play(f"depth={depth},end={exact}{extra}", depth, exact,
-                                 f"d{depth}", openings)
+            res, wall, zt, _, _ = play(f"depth={depth},end={exact}{extra}", depth, exact,
+                                       f"d{depth}", openings)
             zmean = statistics.fmean(zt) if zt else float("nan")
             rows.append(row(f"depth {depth}", f"depth {depth}", res,
                             f"Zebra {zmean:.3f} s/move; {wall:.0f} s wall"))
             if args.equal_time and zt:
-                res, wall, zt2 = play(f"time={zmean:.4f},end={exact}{extra}", depth, exact,
-                                      f"t{depth}", openings)
+                res, wall, zt2, _, _ = play(f"time={zmean:.4f},end={exact}{extra}", depth,
+                                            exact, f"t{depth}", openings)
                 zmean2 = statistics.fmean(zt2) if zt2 else float("nan")
                 rows.append(row(f"{zmean:.3f} s/move", f"depth {depth}", res,
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
         for t_move, depth, count in time_rows:
             ops = openings[:count or args.time_count or len(openings)]
-            res, wall, zt = play(f"time={t_move},end=14{extra}", depth, 14,
-                                 f"t{t_move}-d{depth}", ops)
+            res, wall, zt, _, _ = play(f"time={t_move},end=14{extra}", depth, 14,
+                                       f"t{t_move}-d{depth}", ops)
             zmean = statistics.fmean(zt) if zt else float("nan")
             zmed = statistics.median(zt) if zt else float("nan")
             rows.append(row(f"{t_move} s/move", f"depth {depth}", res,
                             f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/move; "
                             f"{wall:.0f} s wall"))
+        for c_game, depth, count in clock_rows:
+            ops = openings[:count or args.time_count or len(openings)]
+            res, wall, zt, ztotal, cpu = play(f"clock={c_game:g},end=14{extra}", depth, 14,
+                                              f"c{c_game:g}-d{depth}", ops)
+            games = max(1, len(res.games))
+            zmean = statistics.fmean(zt) if zt else float("nan")
+            own = (f"gameopt {cpu / games:.2f} s/game (process CPU); " if args.workers == 1
+                   else "")
+            rows.append(row(f"clock {c_game:g} s/game", f"depth {depth}", res,
+                            f"Zebra {ztotal / games:.2f} s/game, mean {zmean:.3f} s/midgame "
+                            f"move; {own}{wall:.0f} s wall"))
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
     print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
