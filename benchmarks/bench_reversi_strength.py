@@ -24,6 +24,8 @@ intervals. Per depth D of ``--depths``:
   empties, and gameopt also earlier when its solve is expected to fit in half its time
   (:func:`~gameopt.reversi.timing.solves_first`: from 16 at 0.1 s; ``--spec early=0``
   turns that off). ``:N`` (or ``--time-count N`` for all) plays a row on the first N openings.
+  The row also quotes Zebra's CPU seconds a game, and gameopt's with ``--workers 1``, as
+  the clock rows below do.
 
 * *game clock* (``--clock-rows C:D[:N],...``): gameopt plays on a game clock of C CPU
   seconds (``clock=C,end=14``: its time manager shares the clock out over its moves, and
@@ -241,6 +243,11 @@ def main() -> int:
             print(res.summary(), file=sys.stderr)
             return res, wall, zebra_times(log, exact), zebra_game_seconds(log), cpu
 
+        def per_game(ztotal: float, cpu: float, games: int) -> str:
+            """Zebra's CPU seconds a game, and gameopt's with one worker (note text)."""
+            own = f"gameopt {cpu / max(1, games):.2f} s, " if args.workers == 1 else ""
+            return f"{own}Zebra {ztotal / max(1, games):.2f} s a game (CPU); "
+
         for depth in (int(d) for d in args.depths.split(",") if d.strip()):
             exact = equal_depth_exact(depth)
             res, wall, zt, _, _ = play(f"depth={depth},end={exact}{extra}", depth, exact,
@@ -256,24 +263,21 @@ def main() -> int:
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
         for t_move, depth, count in time_rows:
             ops = openings[:count or args.time_count or len(openings)]
-            res, wall, zt, _, _ = play(f"time={t_move},end=14{extra}", depth, 14,
-                                       f"t{t_move}-d{depth}", ops)
+            res, wall, zt, ztotal, cpu = play(f"time={t_move},end=14{extra}", depth, 14,
+                                              f"t{t_move}-d{depth}", ops)
             zmean = statistics.fmean(zt) if zt else float("nan")
             zmed = statistics.median(zt) if zt else float("nan")
             rows.append(row(f"{t_move} s/move", f"depth {depth}", res,
                             f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/move; "
-                            f"{wall:.0f} s wall"))
+                            f"{per_game(ztotal, cpu, len(res.games))}{wall:.0f} s wall"))
         for c_game, depth, count in clock_rows:
             ops = openings[:count or args.time_count or len(openings)]
             res, wall, zt, ztotal, cpu = play(f"clock={c_game:g},end=14{extra}", depth, 14,
                                               f"c{c_game:g}-d{depth}", ops)
-            games = max(1, len(res.games))
             zmean = statistics.fmean(zt) if zt else float("nan")
-            own = (f"gameopt {cpu / games:.2f} s/game (process CPU); " if args.workers == 1
-                   else "")
             rows.append(row(f"clock {c_game:g} s/game", f"depth {depth}", res,
-                            f"Zebra {ztotal / games:.2f} s/game, mean {zmean:.3f} s/midgame "
-                            f"move; {own}{wall:.0f} s wall"))
+                            f"Zebra mean {zmean:.3f} s/midgame move; "
+                            f"{per_game(ztotal, cpu, len(res.games))}{wall:.0f} s wall"))
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
     print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
