@@ -174,7 +174,7 @@ def main() -> int:
                     help="rows on a game clock: gameopt C CPU seconds a game against Zebra at "
                          "depth D, on the first N openings")
     ap.add_argument("--time-count", type=int, default=None,
-                    help="openings used by the --time-rows rows (default: -n)")
+                    help="openings used by the --time-rows and --clock-rows rows (default: -n)")
     ap.add_argument("--spec", default="", help="extra gameopt player settings (a,b=c)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--games", type=Path, default=None, metavar="DIR",
@@ -261,22 +261,19 @@ def main() -> int:
                 zmean2 = statistics.fmean(zt2) if zt2 else float("nan")
                 rows.append(row(f"{zmean:.3f} s/move", f"depth {depth}", res,
                                 f"Zebra {zmean2:.3f} s/move; {wall:.0f} s wall"))
-        for t_move, depth, count in time_rows:
+        # the time rows (per move), then the clock rows (per game): the same row, its
+        # gameopt spec, label and file name aside
+        timed = ([(f"time={t:g}", f"{t:g} s/move", f"t{t:g}-d{d}", d, n)
+                  for t, d, n in time_rows]
+                 + [(f"clock={c:g}", f"clock {c:g} s/game", f"c{c:g}-d{d}", d, n)
+                    for c, d, n in clock_rows])
+        for control, label, name, depth, count in timed:
             ops = openings[:count or args.time_count or len(openings)]
-            res, wall, zt, ztotal, cpu = play(f"time={t_move},end=14{extra}", depth, 14,
-                                              f"t{t_move}-d{depth}", ops)
+            res, wall, zt, ztotal, cpu = play(f"{control},end=14{extra}", depth, 14, name, ops)
             zmean = statistics.fmean(zt) if zt else float("nan")
             zmed = statistics.median(zt) if zt else float("nan")
-            rows.append(row(f"{t_move} s/move", f"depth {depth}", res,
-                            f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/move; "
-                            f"{per_game(ztotal, cpu, len(res.games))}{wall:.0f} s wall"))
-        for c_game, depth, count in clock_rows:
-            ops = openings[:count or args.time_count or len(openings)]
-            res, wall, zt, ztotal, cpu = play(f"clock={c_game:g},end=14{extra}", depth, 14,
-                                              f"c{c_game:g}-d{depth}", ops)
-            zmean = statistics.fmean(zt) if zt else float("nan")
-            rows.append(row(f"clock {c_game:g} s/game", f"depth {depth}", res,
-                            f"Zebra mean {zmean:.3f} s/midgame move; "
+            rows.append(row(label, f"depth {depth}", res,
+                            f"Zebra mean {zmean:.3f} / median {zmed:.3f} s/midgame move; "
                             f"{per_game(ztotal, cpu, len(res.games))}{wall:.0f} s wall"))
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
