@@ -12,12 +12,15 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
 from gameopt.reversi.book import (
     _PERMS,
+    DEFAULT,
+    SHIPPED,
     Book,
     _apply,
     build_book,
     canonical,
     empty_book,
     learn_line,
+    open_book,
     read_book,
     write_book,
 )
@@ -57,19 +60,38 @@ def test_full_width_book_is_the_negamax_of_the_leaf_searches() -> None:
 
 def test_width_zero_expands_only_the_best_and_files_round_trip(tmp_path: Path) -> None:
     book = build_book(depth=4, eval_depth=1, width=0.0)
-    assert 2 <= len(book) <= 4
+    assert 2 <= len(book) <= 20
     write_book(tmp_path / "b.npz", book)
     again = read_book(tmp_path / "b.npz")
     assert again.meta == book.meta and again.entries.keys() == book.entries.keys()
     for key, vals in book.entries.items():  # values are stored as float32
         assert again.entries[key] == pytest.approx(vals, abs=1e-5)
     board = Board.start()
-    for _ in range(3):  # width 0 expands the moves of the best shallow value: one at least
+    for _ in range(3):  # the best backed-up move is always expanded, even at width 0
         m = book.choose(board)
         assert m is not None and m in board.legal_moves()
-        expanded = [x for x in board.legal_moves() if book.lookup(board.play(x))]
-        assert expanded  # (the best backed-up move may be another, not expanded)
-        board = board.play(expanded[0])
+        assert book.lookup(board.play(m))
+        board = board.play(m)
+
+
+def test_the_window_follows_the_backed_up_values() -> None:
+    """A move first outside the window is expanded once the expanded ones fall below it:
+    at every book position above the last ply, each move within ``width`` of the best
+    backed-up value leads into the book, and each value is that of its child."""
+    depth, width = 4, 0.5
+    book = build_book(depth=depth, eval_depth=1, width=width)
+    boards, frontier = [], [Board.start()]
+    for _ in range(depth - 1):  # the book positions of plies 0 .. depth - 2
+        boards += frontier
+        frontier = [b.play(m) for b in frontier for m, v in book.lookup(b).items()
+                    if v >= max(book.lookup(b).values()) - width]
+        assert all(book.lookup(c) for c in frontier)
+    for b in boards:
+        vals = book.lookup(b)
+        for m, v in vals.items():
+            child = book.lookup(b.play(m))
+            if child:  # expanded: backed up by negamax
+                assert v == pytest.approx(-max(child.values()))
 
 
 def test_variety_and_use_in_games() -> None:
@@ -202,3 +224,44 @@ def test_match_spec_book_errors(tmp_path: Path) -> None:
         Player.from_spec(f"book={tmp_path / 'b.npz'},variety=-1", "A")
     with pytest.raises(InvalidInputError, match="variety nan outside"):
         Player("A", variety=float("nan"))
+
+
+def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
+    """The shipped book (``open_book("default")``) has the build parameters the README
+    gives, opens with the four symmetric first moves at one value, and its values of
+    moves left out of the expansion are fresh ``eval_depth`` searches of their children
+    (checked on the two deepest positions of its main line)."""
+    book = open_book(DEFAULT)
+    assert open_book(SHIPPED).entries == book.entries
+    assert (book.meta["depth"], book.meta["eval_depth"], book.meta["width"]) == (8, 8, 2.0)
+    assert len(book) > 500
+    first = book.lookup(Board.start())
+    assert sorted(map(str, first)) == ["c4", "d3", "e6", "f5"] and len(set(first.values())) == 1
+    board, line = Board.start(), []
+    while vals := book.lookup(board):
+        line.append(board)
+        board = board.play(max(vals, key=lambda m: (vals[m], -m.square)))
+    assert len(line) >= 8  # the main line runs to the book's depth
+    checked = 0
+    for b in line[-2:]:
+        for m, v in book.lookup(b).items():
+            child = b.play(m)
+            if not book.lookup(child) and checked < 6:  # valued, not expanded
+                assert v == pytest.approx(-search(child, Limit(depth=8)).score, abs=1e-3)
+                checked += 1
+    assert checked >= 3
+
+
+def test_default_names_the_shipped_book_in_specs_and_commands(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from gameopt.cli.main import main
+
+    p = Player.from_spec("depth=1,book=default,variety=1", "a")
+    assert p.book is not None and p.book.entries == open_book(DEFAULT).entries
+    assert main(["reversi", "book", "show", "f5"]) == 0  # --book: the shipped one
+    out = capsys.readouterr().out
+    assert "move" in out and "not in the book" not in out
+    assert main(["reversi", "play", "--no-book", "--variety", "1"]) == 2
+    assert "--variety needs a book" in capsys.readouterr().err
+    assert main(["reversi", "book", "show", "--book", str(tmp_path / "none.npz")]) == 2
+    assert "none.npz" in capsys.readouterr().err

@@ -185,6 +185,29 @@ def test_go_follows_the_book_over_the_search() -> None:
     assert "status book move" not in out[-4:] and any(s.startswith("nodestats") for s in out)
 
 
+def test_the_shipped_book_answers_go_and_learns_without_saving() -> None:
+    from gameopt.reversi.book import DEFAULT, SHIPPED, open_book
+
+    book, stamp = open_book(DEFAULT), SHIPPED.stat().st_mtime_ns
+    best = book.choose(Board.start())
+    assert best is not None
+    client = Client("--book", "default", "--learn-depth", "1")
+    try:
+        client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
+                    "go")
+        got = client.until(lambda s: s.startswith("==="))
+        assert "status book move" in got
+        assert got[-1] == f"=== {best}/{book.lookup(Board.start())[best]:.2f}/0.0"
+        client.send("learn")
+        got = client.until(lambda s: s == "learned")
+        assert any("(not saved: no --book FILE)" in s for s in got), got
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
+    assert SHIPPED.stat().st_mtime_ns == stamp
+
+
 def test_learn_without_a_book_says_so() -> None:
     out: list[str] = []
     e = NBoardEngine(out.append)

@@ -73,3 +73,14 @@ def test_play_and_match_by_time_from_the_command_line(tmp_path) -> None:  # type
         r = subprocess.run(cli + ["play", *bad], input="", capture_output=True, text=True,
                            timeout=120)
         assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
+
+
+def test_play_opens_from_the_shipped_book_unless_told_not_to() -> None:
+    cli = [sys.executable, "-m", "gameopt.cli.main", "reversi", "play", "--level", "1",
+           "--color", "O"]
+    r = subprocess.run(cli, input="", capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == ""
+    assert "engine (black (X)) plays " in r.stdout and "(book " in r.stdout
+    r = subprocess.run(cli + ["--no-book"], input="", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and "(book" not in r.stdout and "engine (black (X)) plays " in r.stdout

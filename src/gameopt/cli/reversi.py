@@ -48,8 +48,8 @@ player specs (comma-separated, any order):
                             0 at a fixed depth: never), and at positions of more than E
                             empties (default 0: at any)
   book=FILE,variety=V       this engine plays the book's moves while it can (default: no
-                            book), any within V discs of the best (default 0: the best),
-                            drawn per game
+                            book; book=default: the shipped one), any within V discs of
+                            the best (default 0: the best), drawn per game
   nboard=COMMAND,depth=N,timeout=S
                             an external engine speaking NBoard protocol 2, started once
                             per game; depth=N is sent as 'set depth N' (default: the
@@ -120,7 +120,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="your colour (X moves first; none: engine against itself)")
     s.add_argument("--end", type=int, default=14, metavar="N",
                    help="the engine plays perfectly from N empties")
-    s.add_argument("--book", default=None, metavar="FILE", help="opening book (.npz)")
+    s.add_argument("--book", default="default", metavar="FILE",
+                   help="opening book (.npz; default: the shipped book)")
+    s.add_argument("--no-book", action="store_true", help="play without an opening book")
     s.add_argument("--variety", type=float, default=0.0, metavar="DISCS",
                    help="play any book move within this many discs of the best")
     s.add_argument("--seed", type=int, default=None)
@@ -140,7 +142,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.set_defaults(func=cmd_book_build)
     b = bs.add_parser("show", help="the book's moves and values for a position")
     b.add_argument("position", nargs="?", default="", help="board string or move list")
-    b.add_argument("--book", required=True, metavar="FILE")
+    b.add_argument("--book", default="default", metavar="FILE",
+                   help="the book file (default: the shipped book)")
     b.set_defaults(func=cmd_book_show)
 
     s = ss.add_parser("train", help="pattern evaluation: self-play data, then fitting")
@@ -267,7 +270,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
     s.add_argument("--book", default=None, metavar="FILE",
                    help="opening book (.npz) for moves; 'learn' adds the game to it and saves "
-                        "it (a missing FILE starts an empty book)")
+                        "it (a missing FILE starts an empty book; 'default': the shipped "
+                        "book, learned into but not saved)")
     s.add_argument("--learn-depth", type=int, default=None, metavar="D",
                    help="search depth of the values 'learn' adds (default: the book's eval "
                         "depth; 4 for a new book)")
@@ -432,12 +436,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_nboard(args: argparse.Namespace) -> int:
-    from gameopt.reversi.book import empty_book, read_book
+    from gameopt.reversi.book import DEFAULT, empty_book, open_book, read_book
     from gameopt.reversi.nboard import run
 
     if args.learn_depth is not None and not 1 <= args.learn_depth <= 60:
         raise InvalidInputError(f"--learn-depth {args.learn_depth}: expected 1..60")
     book = None
+    if args.book == DEFAULT:  # the shipped book: learned into, never written
+        return run(book=open_book(DEFAULT), learn_depth=args.learn_depth)
     if args.book is not None:
         if Path(args.book).exists():
             book = read_book(args.book)
@@ -516,9 +522,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         except EOFError:
             return None
 
-    from gameopt.reversi.book import read_book
+    from gameopt.reversi.book import open_book
 
-    book = read_book(args.book) if args.book else None
+    book = None if args.no_book else open_book(args.book)
+    if args.variety and book is None:
+        raise InvalidInputError("--variety needs a book (not --no-book)")
     session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book,
                                  control=_control(args, "wall")),
                           "" if args.color == "none" else args.color, variety=args.variety,
@@ -542,9 +550,9 @@ def cmd_book_build(args: argparse.Namespace) -> int:
 
 def cmd_book_show(args: argparse.Namespace) -> int:
     from gameopt.reversi.board import Board
-    from gameopt.reversi.book import read_book
+    from gameopt.reversi.book import open_book
 
-    book = read_book(args.book)
+    book = open_book(args.book)
     board = _position(args.position) if args.position.strip() else Board.start()
     vals = book.lookup(board)
     print(board.draw(board.moves_bitboard()))

@@ -4,7 +4,10 @@ Building (:func:`build_book`) expands the game tree from a position (the start b
 default) to ``depth`` plies. At each book position every legal move gets a value: the
 ``eval_depth`` search of the position after it; moves within ``width`` discs of the best
 are expanded further (a deviation window, as in Edax's book), and their values are then
-backed up by negamax from the deeper book positions. Each of the 8 symmetric images of a
+backed up by negamax from the deeper book positions. The window follows the backed-up
+values: when the expanded moves fall, a move that now comes within ``width`` of the best
+is expanded too, so the best move of every book position above ``depth`` leads into the
+book. Each of the 8 symmetric images of a
 position shares one entry (keyed by the smallest image), so the four first moves cost one.
 
 Learning (:func:`learn_line`, NBoard's ``learn``) adds a played game to a book: every
@@ -38,10 +41,15 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
 
-__all__ = ["Book", "build_book", "empty_book", "learn_line", "read_book", "write_book",
-           "FORMAT"]
+__all__ = ["Book", "build_book", "empty_book", "learn_line", "open_book", "read_book",
+           "write_book", "FORMAT", "DEFAULT", "SHIPPED"]
 
 FORMAT = "gameopt-book-1"
+#: The name that stands for the shipped book wherever a book file is asked for.
+DEFAULT = "default"
+#: The shipped book, built with the shipped evaluation by ``gameopt reversi book build
+#: --depth 8 --eval-depth 8 --width 2`` (README: "The shipped opening book").
+SHIPPED = Path(__file__).resolve().parent / "data" / "book.npz"
 
 
 _PERMS = list(SQUARE_SYMMETRIES)
@@ -145,9 +153,13 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
     perm = _PERMS[t]
     vals = {m: _value_after(board.play(m), eval_depth) for m in moves}
     if ply + 1 < depth:
-        top = max(vals.values())
-        for m in moves:
-            if vals[m] >= top - width:
+        # the window follows the backed-up values: a move first outside it enters when
+        # the expanded ones fall (so the best move is always expanded); each move once
+        expanded: set[Move] = set()
+        while todo := [m for m in moves if m not in expanded
+                       and vals[m] >= max(vals.values()) - width]:
+            for m in todo:
+                expanded.add(m)
                 vals[m] = -_expand(book, board.play(m), ply + 1, depth, eval_depth, width,
                                    progress)
     book.entries[key] = {int(perm[m.square]): v for m, v in vals.items()}
@@ -260,6 +272,12 @@ def write_book(path: str | Path, book: Book) -> None:
     np.savez_compressed(buf, player=P, opponent=O, moves=moves, values=values,
                         meta=np.array(json.dumps(book.meta)))
     atomic_write_bytes(path, buf.getvalue())
+
+
+def open_book(name: str | Path) -> Book:
+    """The book file ``name``, or the shipped book for :data:`DEFAULT` (``"default"``; a
+    file of that name is reached as ``./default``). Errors as :func:`read_book`."""
+    return read_book(SHIPPED if str(name) == DEFAULT else name)
 
 
 def read_book(path: str | Path) -> Book:

@@ -68,7 +68,7 @@ from gameopt.core.progress import ProgressCallback
 from gameopt.core.rng import make_rng
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move, parse_moves
-from gameopt.reversi.book import Book, read_book
+from gameopt.reversi.book import Book, open_book
 from gameopt.reversi.external import ExternalPlayer
 from gameopt.reversi.files import GgfGame, format_ggf, write_ggf
 from gameopt.reversi.probcut import MpcTable, read_mpc
@@ -251,9 +251,9 @@ class Player:
         empties down (default ``early=1``: by time, also above it when the solve is
         expected to fit in the move's time; see
         :func:`~gameopt.reversi.timing.solves_first`).
-        ``book=FILE`` plays the book's moves while the
-        position is in it, ``variety=V`` (with a book) any book move within V discs of the
-        best (see the class notes).
+        ``book=FILE`` plays the book's moves while the position is in it
+        (``book=default``: the shipped book), ``variety=V`` (with a book) any book move
+        within V discs of the best (see the class notes).
         """
         kw = {"depth": 4, "end": 12}
         times: dict[str, float] = {}
@@ -273,7 +273,7 @@ class Player:
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "book" and value:
-                book = _spec_file(name, key, value, read_book)
+                book = _spec_file(name, key, value, open_book)
                 continue
             if key == "variety":
                 variety = _spec_number(name, part, "variety takes discs (a number)")

@@ -263,8 +263,9 @@ class NBoardEngine:
             added = learn_line(self.book, self.moves, self.game_start, self.learn_depth)
             if self.book_path is not None:
                 write_book(self.book_path, self.book)
+            kept = "" if self.book_path is not None else " (not saved: no --book FILE)"
             self.say(f"status learned {len(self.moves)} moves: {added} new book positions, "
-                     f"{len(self.book)} in all")
+                     f"{len(self.book)} in all{kept}")
         self.say("learned")
 
     def _go(self, line: str, args: list[str]) -> None:
