@@ -441,16 +441,16 @@ def cmd_nboard(args: argparse.Namespace) -> int:
 
     if args.learn_depth is not None and not 1 <= args.learn_depth <= 60:
         raise InvalidInputError(f"--learn-depth {args.learn_depth}: expected 1..60")
-    book = None
+    book, path = None, args.book
     if args.book == DEFAULT:  # the shipped book: learned into, never written
-        return run(book=open_book(DEFAULT), learn_depth=args.learn_depth)
-    if args.book is not None:
+        book, path = open_book(DEFAULT), None
+    elif args.book is not None:
         if Path(args.book).exists():
             book = read_book(args.book)
         else:
             book = empty_book(args.learn_depth or 4)
             print(f"{args.book}: no such file; learn will create it", file=sys.stderr)
-    return run(book=book, book_path=args.book, learn_depth=args.learn_depth)
+    return run(book=book, book_path=path, learn_depth=args.learn_depth)
 
 
 def cmd_openings(args: argparse.Namespace) -> int:

@@ -156,8 +156,11 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
         # the window follows the backed-up values: a move first outside it enters when
         # the expanded ones fall (so the best move is always expanded); each move once
         expanded: set[Move] = set()
-        while todo := [m for m in moves if m not in expanded
-                       and vals[m] >= max(vals.values()) - width]:
+        while True:
+            top = max(vals.values())
+            todo = [m for m in moves if m not in expanded and vals[m] >= top - width]
+            if not todo:
+                break
             for m in todo:
                 expanded.add(m)
                 vals[m] = -_expand(book, board.play(m), ply + 1, depth, eval_depth, width,
