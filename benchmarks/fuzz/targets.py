@@ -776,9 +776,11 @@ def web_api_decks(data: bytes, ctx: Context) -> None:
     b'{"op": "reply", "start": "' + b"-" * 27 + b'OX------XO' + b"-" * 27 + b' X", '
     b'"moves": "f5d6", "depth": 2}', b'{"op": "hint", "moves": "f5d6c3", "depth": 1, "top": 3}',
     b'{"op": "analyse", "moves": "", "time": 0.05}', b'{"op": "stop"}',
-    b'{"op": "graph", "moves": "f5d6c3d3", "depth": 1}'],
+    b'{"op": "graph", "moves": "f5d6c3d3", "depth": 1}',
+    b'{"op": "reply", "moves": "f5", "depth": 2, "book": true, "variety": 1.5}'],
     tokens=[b"{", b"}", b'"op"', b'"reply"', b'"solve"', b'"depth"', b'"time"', b'"top"',
-            b'"moves"', b'"start"', b"null", b"1e999", b"[" * 50], seconds=3.0)
+            b'"moves"', b'"start"', b'"book"', b'"variety"', b"true", b"false", b"null",
+            b"1e999", b"[" * 50], seconds=3.0)
 def web_reversi_ws(data: bytes, ctx: Context) -> None:
     """Messages on the Othello page's WebSocket, decoded and checked as the socket does
     (:func:`decode_message`, :func:`parse_request`), and one in 50 sent through the socket:

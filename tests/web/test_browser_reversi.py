@@ -1,5 +1,6 @@
 """End to end in Chromium: a whole Othello game against level 1 played by clicking, with
-one undo and one hint; the game saved as GGF and its evaluation graph; an analysis
+one undo and one hint (the engine's first reply from the opening book, and a search with
+the book off); the game saved as GGF and its evaluation graph; an analysis
 started and stopped; an endgame solved exactly (set-up in :mod:`tests.web.browser`)."""
 
 from __future__ import annotations
@@ -82,6 +83,10 @@ def test_a_whole_game_against_level_1(server: tuple[str, Path], tmp_path: Path,
             waits += 1
             squares = legal_squares(driver)
             assert squares, text_of(driver, "status")
+            if waits == 2:  # the engine's first reply: from the shipped opening book
+                note = text_of(driver, "engine-note")
+                assert note.startswith("engine played ") and "book move" in note, note
+                shots(driver, "reversi-01b-book-reply")
             click_square(driver, squares[len(squares) // 2])
             if not undone and ply(driver) >= 6:
                 wait_turn(driver)
@@ -174,6 +179,16 @@ def test_a_whole_game_against_level_1(server: tuple[str, Path], tmp_path: Path,
         assert "pasted move list: ply 2: f5 is illegal for white" in wait_for(
             driver, "load-error", "illegal", 30)
         assert driver.find_element(By.ID, "error").get_attribute("hidden") is not None
+
+        # a new game with the book off: the engine's first reply is a depth-1 search
+        Select(driver.find_element(By.ID, "human")).select_by_value("X")
+        Select(driver.find_element(By.ID, "book")).select_by_value("off")
+        driver.find_element(By.ID, "new-game").click()
+        WebDriverWait(driver, 30).until(lambda d: ply(d) == 0)
+        click_square(driver, legal_squares(driver)[0])
+        assert wait_turn(driver) == "you"
+        note = text_of(driver, "engine-note")
+        assert "at depth 1" in note and "book" not in note, note
     except Exception:
         shots(driver, "reversi-failure")  # what the page showed when it went wrong
         raise

@@ -22,6 +22,7 @@ from gameopt.core import Limit, StopFlag
 from gameopt.errors import InvalidInputError
 from gameopt.reversi import Board, search, solve
 from gameopt.reversi.board import parse_moves
+from gameopt.reversi.book import DEFAULT, open_book
 from gameopt.reversi.files import parse_ggf
 from gameopt.web.reversi_page import ReversiLimits, Turns, routes
 from tests.web.conftest import make_client, text
@@ -218,6 +219,32 @@ def test_the_engine_replies_at_its_level(client: TestClient) -> None:
         assert parse_moves(timed["move"], b) and not timed["stopped"]
 
 
+def test_the_engine_replies_from_the_shipped_book_while_it_can(client: TestClient) -> None:
+    book = open_book(DEFAULT)
+    b = board_after("f5")
+    values = book.lookup(b)
+    best = max(values, key=lambda m: (values[m], -m.square))
+    with client.websocket_connect("/reversi/ws") as ws:
+        lines, answer = ask(ws, {"op": "reply", "moves": "f5", "depth": 6})
+        assert not lines and answer["book"] and answer["nodes"] == 0
+        assert (answer["move"], answer["score"]) == (str(best), values[best])
+        assert answer["note"] == f"book move ({values[best]:+.2f}; the book values " \
+                                 f"{len(values)} moves here)"
+        # variety: any book move within that many discs of the best
+        for _ in range(8):
+            _, varied = ask(ws, {"op": "reply", "moves": "f5", "time": 0.1, "variety": 8})
+            m = parse_moves(varied["move"], b)[0]
+            assert varied["book"] and values[m] >= values[best] - 8
+        # off: the engine searches
+        lines, searched = ask(ws, {"op": "reply", "moves": "f5", "depth": 3, "book": False})
+        assert "book" not in searched and [x["depth"] for x in lines] == [1, 2, 3]
+        assert searched["move"] == str(search(b, Limit(depth=3)).move)
+        # out of the book (OPENING is ten plies, the book eight): a search again
+        assert not book.lookup(board_after(OPENING))
+        _, out = ask(ws, {"op": "reply", "moves": OPENING, "depth": 2})
+        assert "book" not in out and out["nodes"] > 0
+
+
 def test_solve_gives_the_exact_score_with_progress(client: TestClient) -> None:
     moves = endgame(12)
     b = board_after(moves)
@@ -252,6 +279,10 @@ def test_graph_values_every_position_for_black(client: TestClient) -> None:
     ({"op": "reply", "time": "nan"}, 400, "time", "time 'nan': expected 0.05..60"),
     ({"op": "reply", "time": 3600}, 400, "time", "time 3600: expected 0.05..60 seconds"),
     ({"op": "explode"}, 400, "op", "op 'explode': expected one of reply, hint"),
+    ({"op": "reply", "book": "yes"}, 400, "book", "book 'yes': expected true or false"),
+    ({"op": "reply", "variety": -1}, 400, "variety", "variety -1: expected 0..8 discs"),
+    ({"op": "reply", "variety": "lots"}, 400, "variety", "variety 'lots': not a number"),
+    ({"op": "reply", "variety": True}, 400, "variety", "variety True: expected 0..8 discs"),
     ({"op": "solve"}, 400, "moves", "exact solve of 60 empty squares: this server solves at "
                                     "most 24"),
     ({"op": "hint", "start": MUST_PASS, "moves": "PS c1"}, 400, "moves",
@@ -399,7 +430,7 @@ def test_with_a_token_the_socket_wants_the_directors_login(data_dir: Path) -> No
 
 def test_stop_during_the_engines_reply_plays_its_best_move_so_far(client: TestClient) -> None:
     with client.websocket_connect("/reversi/ws") as ws:
-        ws.send_json({"op": "reply", "moves": "f5", "depth": 20})
+        ws.send_json({"op": "reply", "moves": "f5", "depth": 20, "book": False})
         assert ws.receive_json()["type"] == "search"
         ws.send_json({"op": "stop"})
         while (m := ws.receive_json())["type"] == "search":

@@ -12,6 +12,9 @@ Searches go over one WebSocket per page (``/reversi/ws``). The page sends
 and gets JSON lines back while the engine thinks, then one ``result`` (or ``error``):
 
 ``reply``    the engine's move at a level (depth, or seconds a move): ``search`` lines;
+             while the position is in the shipped opening book, the book's move at once
+             (``"book": false`` turns the book off; ``variety``, 0..8 discs: a random
+             book move within that many discs of the best);
 ``hint``     each legal move valued by a search of ``depth - 1`` plies below it (exact
              near the end): one ``search`` line per move, then the ``top`` best;
 ``analyse``  iterative deepening until ``depth``, ``time``, the server's cap or ``stop``:
@@ -302,6 +305,8 @@ class Job:
     why: str | None = None  # "stop" (the button) or "disconnect"; None: not asked to stop
     t0: float = 0.0
     turns: Turns | None = None
+    book: bool = True
+    variety: float = 0.0
 
     def turn(self) -> AbstractContextManager[None]:
         """A turn on the processor for the next piece of work (see :class:`Turns`)."""
@@ -362,6 +367,32 @@ def _seconds(msg: dict[str, Any], hi: float) -> float | None:
     return x
 
 
+def _flag(msg: dict[str, Any], name: str, default: bool) -> bool:
+    v = msg.get(name)
+    if v is None:
+        return default
+    if not isinstance(v, bool):
+        raise Refused(400, f"{name} {v!r}: expected true or false", name)
+    return v
+
+
+#: Most discs below the best a book move chosen for variety may be.
+MAX_VARIETY = 8.0
+
+
+def _variety(msg: dict[str, Any]) -> float:
+    v = msg.get("variety")
+    if v is None or v == "":
+        return 0.0
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise Refused(400, f"variety {v!r}: not a number of discs", "variety") from None
+    if isinstance(v, bool) or not math.isfinite(x) or not 0 <= x <= MAX_VARIETY:
+        raise Refused(400, f"variety {v!r}: expected 0..{MAX_VARIETY:g} discs", "variety")
+    return x
+
+
 def decode_message(raw: str) -> Any:
     """One WebSocket message's JSON; :class:`Refused` (413, 400) when too long or not
     JSON (nested too deeply for the parser included: a RecursionError ended the socket)."""
@@ -385,7 +416,8 @@ def parse_request(msg: Any, limits: ReversiLimits) -> Job:
     depth = _int(msg, "depth", 1, limits.max_depth, cap)
     seconds = _seconds(msg, limits.max_seconds)
     top = _int(msg, "top", 1, 64) or 4
-    job = Job(op, start, moves, depth, seconds, top, limits)
+    job = Job(op, start, moves, depth, seconds, top, limits, book=_flag(msg, "book", True),
+              variety=_variety(msg))
     board = job.board
     if op in ("reply", "hint", "analyse", "solve") and board.is_game_over():
         raise Refused(400, "the game is over: nothing to search", "moves")
@@ -450,6 +482,13 @@ def run_reply(job: Job, emit: Emit) -> dict[str, Any]:
         why = "must pass" if legal == [rv().PASS] else "only move"
         return _finish(job, move=str(legal[0]), score=None, exact=False, depth=0, pv="",
                        nodes=0, note=why)
+    if job.book:
+        found = rv().book_move(b, job.variety)
+        if found is not None:
+            move, value, n = found
+            return _finish(job, move=str(move), score=value, exact=False, depth=0, pv="",
+                           nodes=0, book=True,
+                           note=f"book move ({value:+.2f}; the book values {n} moves here)")
     with job.turn():
         if b.empties <= end_empties(job.depth, job.seconds):
             r = rv().solve(b, job.wall(), progress=_progress(job, emit))
@@ -598,6 +637,7 @@ class Engine:
                 b = rv().Board.from_moves("f5d6c3d3c4f4f6f3e6e7")
                 rv().search(b, Limit(depth=2))
                 rv().evaluate(b)
+                rv().shipped_book()
             finally:
                 self.ready.set()
         threading.Thread(target=body, name="gameopt-reversi-warm", daemon=True).start()

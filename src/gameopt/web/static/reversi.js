@@ -209,6 +209,9 @@
     const [kind, n] = $("level").value.split(":");
     const req = {op: "reply", start: st.start, moves: st.moves.join("")};
     req[kind] = Number(n);
+    const book = $("book").value;  // "best", "off" or a variety in discs
+    if (book === "off") req.book = false;
+    else if (book !== "best") req.variety = Number(book);
     replyFor = st.start + ":" + req.moves;
     send(req);
   }
