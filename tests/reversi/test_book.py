@@ -94,6 +94,32 @@ def test_the_window_follows_the_backed_up_values() -> None:
                 assert v == pytest.approx(-max(child.values()))
 
 
+def test_unexpanded_moves_are_valued_at_the_leaves_parity() -> None:
+    """A move left out of the expansion at ply p is searched ``eval_depth`` plies deep at
+    the last ply and one deeper where ``depth - 1 - p`` is odd: every value rests on leaves
+    ``depth + eval_depth`` plies from the start, up to an even number."""
+    depth, eval_depth, width = 4, 1, 0.5
+    book = build_book(depth=depth, eval_depth=eval_depth, width=width)
+    assert book.meta["leaf_parity"] is True
+    level, seen, checked = [Board.start()], set(), {0: 0, 1: 0}
+    for ply in range(depth):
+        nxt = []
+        for b in level:
+            vals = book.lookup(b)
+            for m, v in vals.items():
+                child = b.play(m)
+                if book.lookup(child) and ply + 1 < depth:
+                    if str(child) not in seen:
+                        seen.add(str(child))
+                        nxt.append(child)
+                else:
+                    d = eval_depth + (depth - 1 - ply) % 2
+                    assert v == pytest.approx(_value_after(child, d)), (ply, str(m))
+                    checked[d - eval_depth] += 1
+        level = nxt
+    assert checked[0] >= 5 and checked[1] >= 5  # both parities met
+
+
 def test_variety_and_use_in_games() -> None:
     book = build_book(depth=2, eval_depth=1, width=1000.0)
     rng = np.random.default_rng(0)
@@ -229,11 +255,14 @@ def test_match_spec_book_errors(tmp_path: Path) -> None:
 def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
     """The shipped book (``open_book("default")``) has the build parameters the README
     gives, opens with the four symmetric first moves at one value, and its values of
-    moves left out of the expansion are fresh ``eval_depth`` searches of their children
-    (checked on the two deepest positions of its main line)."""
+    moves left out of the expansion are fresh searches of their children at the leaves'
+    parity (``eval_depth`` plies at the last ply, one more at the ply above; checked on
+    the two deepest positions of its main line)."""
     book = open_book(DEFAULT)
     assert open_book(SHIPPED).entries == book.entries
-    assert (book.meta["depth"], book.meta["eval_depth"], book.meta["width"]) == (8, 8, 2.0)
+    depth, eval_depth = 10, 8
+    assert (book.meta["depth"], book.meta["eval_depth"], book.meta["width"],
+            book.meta["leaf_parity"]) == (depth, eval_depth, 2.0, True)
     assert len(book) > 500
     first = book.lookup(Board.start())
     assert sorted(map(str, first)) == ["c4", "d3", "e6", "f5"] and len(set(first.values())) == 1
@@ -241,15 +270,17 @@ def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
     while vals := book.lookup(board):
         line.append(board)
         board = board.play(max(vals, key=lambda m: (vals[m], -m.square)))
-    assert len(line) >= 8  # the main line runs to the book's depth
-    checked = 0
-    for b in line[-2:]:
+    assert len(line) == depth  # the main line runs to the book's depth
+    checked = {8: 0, 9: 0}
+    for ply in (depth - 1, depth - 2):
+        b = line[ply]
         for m, v in book.lookup(b).items():
             child = b.play(m)
-            if not book.lookup(child) and checked < 6:  # valued, not expanded
-                assert v == pytest.approx(-search(child, Limit(depth=8)).score, abs=1e-3)
-                checked += 1
-    assert checked >= 3
+            d = eval_depth + (depth - 1 - ply) % 2
+            if not book.lookup(child) and checked[d] < 3:  # valued, not expanded
+                assert v == pytest.approx(-search(child, Limit(depth=d)).score, abs=1e-3)
+                checked[d] += 1
+    assert checked == {8: 3, 9: 3}
 
 
 def test_default_names_the_shipped_book_in_specs_and_commands(

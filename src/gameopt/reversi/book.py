@@ -1,14 +1,18 @@
 """Opening book: built by the engine, negamax-backed, keyed by position up to symmetry.
 
 Building (:func:`build_book`) expands the game tree from a position (the start by
-default) to ``depth`` plies. At each book position every legal move gets a value: the
-``eval_depth`` search of the position after it; moves within ``width`` discs of the best
+default) to ``depth`` plies. At each book position every legal move gets a value: a
+search of the position after it, ``eval_depth`` plies deep at the book's last ply and one
+ply deeper at every other ply above it, so that every value, expanded or not, rests on
+leaves at the parity of ``depth + eval_depth`` plies from the start (Othello's evaluations
+swing between odd and even depths, and values of both parities side by side would expand
+the moves of one parity and leave the other's). Moves within ``width`` discs of the best
 are expanded further (a deviation window, as in Edax's book), and their values are then
 backed up by negamax from the deeper book positions. The window follows the backed-up
 values: when the expanded moves fall, a move that now comes within ``width`` of the best
 is expanded too, so the best move of every book position above ``depth`` leads into the
-book. Each of the 8 symmetric images of a
-position shares one entry (keyed by the smallest image), so the four first moves cost one.
+book. Each of the 8 symmetric images of a position shares one entry (keyed by the
+smallest image), so the four first moves cost one.
 
 Learning (:func:`learn_line`, NBoard's ``learn``) adds a played game to a book: every
 position of the line gets a value for each of its moves (kept if the book already has
@@ -48,7 +52,7 @@ FORMAT = "gameopt-book-1"
 #: The name that stands for the shipped book wherever a book file is asked for.
 DEFAULT = "default"
 #: The shipped book, built with the shipped evaluation by ``gameopt reversi book build
-#: --depth 8 --eval-depth 8 --width 2`` (README: "The shipped opening book").
+#: --depth 10 --eval-depth 8 --width 2`` (README: "The shipped opening book").
 SHIPPED = Path(__file__).resolve().parent / "data" / "book.npz"
 
 
@@ -119,15 +123,15 @@ def build_book(depth: int = 6, eval_depth: int = 4, width: float = 1.0,
 
     Notes
     -----
-    Cost: one ``eval_depth`` search per move of each book position; the number of book
-    positions grows with ``width`` (about the number of moves within the window, to the
-    power ``depth``).
+    Cost: one ``eval_depth`` (or ``eval_depth + 1``) search per move of each book
+    position; the number of book positions grows with ``width`` (about the number of
+    moves within the window, to the power ``depth``).
     """
     if depth < 1 or eval_depth < 1 or width < 0:
         raise InvalidInputError(f"book: depth={depth}, eval_depth={eval_depth}, "
                                 f"width={width}: need depth, eval_depth >= 1, width >= 0")
     book = Book(meta={"format": FORMAT, "depth": depth, "eval_depth": eval_depth,
-                      "width": width})
+                      "width": width, "leaf_parity": True})
     _expand(book, start or Board.start(), 0, depth, eval_depth, width, progress)
     return book
 
@@ -151,7 +155,8 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
     if key in book.entries:
         return max(book.entries[key].values())
     perm = _PERMS[t]
-    vals = {m: _value_after(board.play(m), eval_depth) for m in moves}
+    d = eval_depth + (depth - 1 - ply) % 2  # leaves at ply depth + eval_depth's parity
+    vals = {m: _value_after(board.play(m), d) for m in moves}
     if ply + 1 < depth:
         # the window follows the backed-up values: a move first outside it enters when
         # the expanded ones fall (so the best move is always expanded); each move once
