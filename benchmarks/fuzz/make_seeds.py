@@ -109,12 +109,15 @@ def go(out: Path) -> None:
 
 
 def reversi(out: Path, data: Path) -> None:
-    """Five OBF lines of the shared FFO suite and the GGF sample, rewritten by gameopt."""
+    """Five OBF lines of the shared FFO suite, the GGF sample rewritten by gameopt, and a
+    small opening book (depth 4)."""
     out.mkdir(parents=True, exist_ok=True)
     obf = data / "reversi" / "fforum-40-59.obf"
     if obf.exists():
         write_obf(out / "ffo.obf", read_obf(obf)[:5])
     write_ggf(out / "games.ggf", read_ggf(ROOT / "tests" / "data" / "reversi" / "sample.ggf"))
+    _quiet(["reversi", "book", "build", "--depth", "4", "--eval-depth", "2", "--width", "1",
+            "-o", str(out / "book.npz")])
 
 
 def main() -> None:

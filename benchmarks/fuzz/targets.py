@@ -237,6 +237,45 @@ _GO_TOKENS = [b"SZ[", b"SZ[52]", b"SZ[19:7]", b"SZ[53]", b"AB[", b"AW[", b"AE[",
               b"GM[1]", b"FF[4]", b"CA[latin-1]", b"C[", b"\\]", b"X", b"O", b"."]
 
 
+def _random_book(ctx: Context) -> bytes:
+    """A fresh book-like NPZ: the book's array names (or not) of random dtypes and shapes,
+    and a meta that is a book's, another format's, not an object or not text."""
+    import json
+
+    rng = ctx.rng
+    n = rng.choice([0, 1, 3])
+    arrays: dict[str, np.ndarray] = {}
+    for name in rng.sample(["player", "opponent", "moves", "values", "x"], rng.randint(2, 5)):
+        dtype = rng.choice([d for d in _NPZ_DTYPES if d != "O"])
+        shape = rng.choice([(n,), (n, 32), (n, 31), (), (0,), (2, 2, 2)])
+        arr = np.zeros(shape, dtype=dtype)
+        with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
+            if arr.size and arr.dtype.kind in "fc":
+                arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, -1, 64])
+            elif arr.size and arr.dtype.kind in "iu":
+                arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 63, 64, 2**31 - 1])
+        arrays[name] = arr
+    arrays["meta"] = rng.choice([np.array(json.dumps({"format": "gameopt-book-1", "depth": 1})),
+                                 np.array('{"format": "other"}'), np.array("[1]"),
+                                 np.array("{"), np.zeros(2)])
+    buf = io.BytesIO()
+    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+@target("reversi.book", seeds=_files("reversi/book.npz"),
+        tokens=[b"PK\x03\x04", b"\x93NUMPY", b"{'descr': '<u8', 'fortran_order': False, "
+                b"'shape': (99999999,), }", b'"format": "gameopt-book-1"'], seconds=1.0)
+def reversi_book(data: bytes, ctx: Context) -> None:
+    """Opening book NPZ (``--book FILE`` of play, nboard and match specs, ``book show``):
+    mutated zips, and one input in three a fresh NPZ of odd arrays."""
+    from gameopt.reversi.book import read_book
+
+    if ctx.rng.random() < 0.33:
+        data = _random_book(ctx)
+    read_book(ctx.write("b.npz", data))
+
+
 @target("go.sgf", seeds=_also(_files("go/*.sgf"), b"(;FF[4]GM[1]SZ[9];B[ee];W[];B[dd])"),
         tokens=_GO_TOKENS, seconds=2.0)
 def go_sgf(data: bytes, ctx: Context) -> None:

@@ -265,7 +265,7 @@ def test_nboard_book_that_is_not_a_book(tmp_path: Path, capsys: pytest.CaptureFi
     junk.write_bytes(b"not a zip")
     assert main(["reversi", "nboard", "--book", str(junk)]) == 2
     err = capsys.readouterr().err
-    assert "junk.npz: not a gameopt book" in err and err.count("\n") == 1
+    assert "junk.npz: not an NPZ file" in err and err.count("\n") == 1
 
 
 def test_time_limit_names_its_clock(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
+import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gameopt.core.files import atomic_write_text
@@ -63,3 +66,47 @@ def test_reading_a_small_file_does_not_allocate_the_limit(tmp_path) -> None:  # 
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20
+
+
+def _member(zf: zipfile.ZipFile, name: str, dtype: str, shape: tuple[int, ...],
+            body: int) -> None:
+    """A deflated ``.npy`` member: a header declaring ``dtype shape``, ``body`` zero bytes."""
+    head = io.BytesIO()
+    np.lib.format.write_array_header_1_0(head, {"descr": np.dtype(dtype).str,
+                                                "fortran_order": False, "shape": shape})
+    with zf.open(name + ".npy", "w") as f:
+        f.write(head.getvalue() + bytes(body))
+
+
+def test_read_npz_is_bounded_before_it_allocates(tmp_path: Path) -> None:
+    from gameopt.core.files import read_npz
+
+    good = tmp_path / "good.npz"
+    np.savez_compressed(good, a=np.arange(5), b=np.eye(2, dtype=np.float32))
+    arrays = read_npz(good, "table")
+    assert sorted(arrays) == ["a", "b"] and arrays["a"].tolist() == [0, 1, 2, 3, 4]
+    # a member that unpacks to 500 times its packed size or more: refused by the unpacked sizes
+    bomb = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zf:
+        _member(zf, "a", "<u8", (1 << 18,), 8 << 18)
+    assert bomb.stat().st_size < (8 << 18) // 500
+    with pytest.raises(InvalidInputError, match=r"^table .*bomb.npz: NPZ members add up to "
+                                                r"more than 1,048,576 bytes$"):
+        read_npz(bomb, "table", max_bytes=1 << 20)
+    assert read_npz(bomb, "table", max_bytes=4 << 20)["a"].shape == (1 << 18,)
+    # a header promising more than its member holds: refused before the allocation
+    liar = tmp_path / "liar.npz"
+    with zipfile.ZipFile(liar, "w", zipfile.ZIP_DEFLATED) as zf:
+        _member(zf, "a", "<f8", (10**6, 10**6), 64)
+    with pytest.raises(InvalidInputError, match=r"table .*liar.npz: a: header declares "
+                                                r"float64 \(1000000, 1000000\)"):
+        read_npz(liar, "table")
+    objects = tmp_path / "objects.npz"
+    np.savez(objects, a=np.array([{"x": 1}], dtype=object))
+    with pytest.raises(InvalidInputError, match=r"objects.npz: a: header declares object"):
+        read_npz(objects, "table")
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"PK\x03\x04 and then nothing")
+    with pytest.raises(InvalidInputError, match=r"^table .*junk.npz: not an NPZ file "
+                                                r"\(BadZipFile: [^\n]*\)$"):
+        read_npz(junk, "table")

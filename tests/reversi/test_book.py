@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -134,8 +135,34 @@ def test_bad_files(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="no such file"):
         read_book(tmp_path / "none.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
-    with pytest.raises(InvalidInputError, match="not a gameopt book"):
+    with pytest.raises(InvalidInputError, match=r"^book file .*junk.npz: not an NPZ file"):
         read_book(tmp_path / "junk.npz")
+    good = build_book(depth=1, eval_depth=1)
+    write_book(tmp_path / "good.npz", good)
+    with np.load(tmp_path / "good.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+
+    def damaged(**change: object) -> Path:
+        path = tmp_path / "damaged.npz"
+        np.savez_compressed(path, **{**arrays, **change})  # type: ignore[arg-type]
+        return path
+
+    meta = json.loads(str(arrays["meta"]))
+    for change, message in [
+        ({"meta": np.array("[1, 2]")}, r"book file .*: meta: not a JSON object$"),
+        ({"meta": np.array(json.dumps({**meta, "format": "x"}))}, r"format 'x', expected"),
+        ({"meta": np.zeros(3)}, r"meta: missing or not a JSON text$"),
+        ({"values": arrays["values"].astype(np.float64)[:, :5]}, r"inconsistent shapes$"),
+        ({"moves": arrays["moves"].astype(np.float64)}, r"arrays of the wrong types"),
+        ({"moves": np.where(arrays["moves"] >= 0, 64, -1).astype(np.int8)},
+         r"entry 0 has a square outside 0..63$"),
+        ({"values": np.full_like(arrays["values"], np.nan)}, r"entry 0 has a value that is "
+                                                             r"not finite$"),
+    ]:
+        with pytest.raises(InvalidInputError, match=message):
+            read_book(damaged(**change))
+    player = arrays["player"].astype(np.int64)  # signed: the same 64 bits
+    assert read_book(damaged(player=player)).entries == read_book(tmp_path / "good.npz").entries
     with pytest.raises(InvalidInputError, match="depth=0"):
         build_book(depth=0)
 

@@ -3,7 +3,13 @@
 ``core`` imports nothing else from gameopt except :mod:`gameopt.errors`.
 """
 
-from gameopt.core.files import atomic_write_bytes, atomic_write_text, read_bytes, read_text
+from gameopt.core.files import (
+    atomic_write_bytes,
+    atomic_write_text,
+    read_bytes,
+    read_npz,
+    read_text,
+)
 from gameopt.core.limit import (
     CLOCKS,
     Clock,
@@ -40,6 +46,7 @@ __all__ = [
     "on_flag",
     "parallel_map",
     "read_bytes",
+    "read_npz",
     "read_text",
     "spawn_seeds",
 ]

@@ -8,13 +8,20 @@ path first: ``write_x(path, value)``.
 
 from __future__ import annotations
 
+import io
+import math
 import os
+import zipfile
 from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from gameopt.errors import InvalidInputError
 
 __all__ = ["MAX_FILE_BYTES", "atomic_write_bytes", "atomic_write_text", "read_bytes",
-           "read_text"]
+           "read_npz", "read_text"]
 
 #: Files larger than this are refused before they are read (a documented memory ceiling).
 MAX_FILE_BYTES = 1 << 30
@@ -75,6 +82,53 @@ def read_text(path: str | Path, what: str = "file", *, encoding: str = "utf-8",
         raise InvalidInputError(
             f"{what} {path}: not text (NUL byte at offset {text.index(chr(0))})")
     return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def read_npz(path: str | Path, what: str = "NPZ file", *,
+             max_bytes: int = MAX_FILE_BYTES) -> dict[str, npt.NDArray[Any]]:
+    """The arrays of the ``.npz`` file ``path`` by name (``.npy`` dropped), read without
+    trusting the file: the members' unpacked sizes add up to at most ``max_bytes`` (a
+    member compressed a thousandfold would otherwise unpack far beyond the file), each
+    array's header is checked against its member's size before the array is allocated (a
+    header may declare any shape), and object arrays are refused (no pickles).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`read_bytes`, or one line ``"{what} {path}: ..."`` for a file that is not
+        a readable NPZ, for members too large, or for a header that promises more than its
+        member holds.
+    """
+    p = Path(path)
+    data = read_bytes(p, what, max_bytes=max_bytes)
+    out: dict[str, npt.NDArray[Any]] = {}
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = zf.infolist()
+            if sum(i.file_size for i in infos) > max_bytes:
+                raise InvalidInputError(f"{what} {p}: NPZ members add up to more than "
+                                        f"{max_bytes:,} bytes")
+            for info in infos:
+                name = info.filename.removesuffix(".npy")
+                with zf.open(info) as f:  # reads at most the member's declared size
+                    version = np.lib.format.read_magic(f)
+                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                            else np.lib.format.read_array_header_2_0)
+                    shape, _, dtype = read(f)
+                    need = math.prod(shape) * dtype.itemsize
+                    if dtype.hasobject or need > info.file_size:
+                        raise InvalidInputError(
+                            f"{what} {p}: {name}: header declares {dtype} {shape} "
+                            f"({need:,} bytes) in a member of {info.file_size:,} bytes")
+                    f.seek(0)
+                    out[name] = np.lib.format.read_array(f, allow_pickle=False)
+    except InvalidInputError:
+        raise
+    except Exception as e:  # noqa: BLE001 - zip, zlib, npy header: any damage is bad input
+        detail = " ".join(str(e).split())[:80]
+        raise InvalidInputError(f"{what} {p}: not an NPZ file ({type(e).__name__}: "
+                                f"{detail})") from None
+    return out
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

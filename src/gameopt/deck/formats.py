@@ -35,7 +35,6 @@ import io
 import json
 import math
 import re
-import zipfile
 import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -49,6 +48,7 @@ from gameopt.core.files import (
     atomic_write_bytes,
     atomic_write_text,
     read_bytes,
+    read_npz,
     read_text,
 )
 from gameopt.deck.pool import ATTRIBUTES, POOL_FIELDS, Collection, Piece, Pool, Scores
@@ -232,7 +232,7 @@ def read_scores(path: str | Path, pool: Pool | None = None) -> Scores:
 
 
 def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
-    z = _load_npz(read_bytes(p, "scores"), p)
+    z = read_npz(p, "scores")
     for name, arr in z.items():
         whole = name in ("ids", "rows", "cols")
         if arr.dtype.kind not in ("iu" if whole else "iuf"):
@@ -261,38 +261,6 @@ def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
         return Scores(ids, R, z.get("leader"))
     except InvalidInputError as e:
         raise InvalidInputError(f"{p}: {e}") from None
-
-
-def _load_npz(data: bytes, p: Path) -> dict[str, npt.NDArray[Any]]:
-    """The arrays of an NPZ, each array's header checked against its member's size before
-    the array is allocated (a header may declare any shape), objects refused."""
-    out: dict[str, npt.NDArray[Any]] = {}
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = zf.infolist()
-            if sum(i.file_size for i in infos) > MAX_FILE_BYTES:
-                raise InvalidInputError(f"{p}: NPZ members add up to more than "
-                                        f"{MAX_FILE_BYTES:,} bytes")
-            for info in infos:
-                name = info.filename.removesuffix(".npy")
-                with zf.open(info) as f:
-                    version = np.lib.format.read_magic(f)
-                    read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
-                            else np.lib.format.read_array_header_2_0)
-                    shape, _, dtype = read(f)
-                    need = math.prod(shape) * dtype.itemsize
-                    if dtype.hasobject or need > info.file_size:
-                        raise InvalidInputError(
-                            f"{p}: {name}: header declares {dtype} {shape} ({need:,} bytes) "
-                            f"in a member of {info.file_size:,} bytes")
-                    f.seek(0)
-                    out[name] = np.lib.format.read_array(f, allow_pickle=False)
-    except InvalidInputError:
-        raise
-    except Exception as e:  # noqa: BLE001 - zip, zlib, npy header: any damage is bad input
-        raise InvalidInputError(f"{p}: not an NPZ file ({type(e).__name__}: "
-                                f"{str(e)[:80]})".replace("\n", " ")) from None
-    return out
 
 
 def _from_triplets(rows: Any, cols: Any, vals: Any, k: int, where: str

@@ -40,10 +40,11 @@ from pathlib import Path
 import numpy as np
 
 from gameopt.core import Limit, Progress, ProgressCallback
-from gameopt.core.files import atomic_write_bytes, read_bytes
+from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
 from gameopt.reversi.search import search
+from gameopt.reversi.weights import load_npz
 
 __all__ = ["Book", "build_book", "empty_book", "learn_line", "open_book", "read_book",
            "write_book", "FORMAT", "DEFAULT", "SHIPPED"]
@@ -58,6 +59,7 @@ SHIPPED = Path(__file__).resolve().parent / "data" / "book.npz"
 
 _PERMS = list(SQUARE_SYMMETRIES)
 _BITS = np.uint64(1) << np.arange(64, dtype=np.uint64)
+_MASK = (1 << 64) - 1  # a signed array's keys read as the same 64 bits
 
 
 def _apply(perm: np.ndarray, x: int) -> int:
@@ -294,25 +296,31 @@ def read_book(path: str | Path) -> Book:
     Raises
     ------
     InvalidInputError
-        A missing or unreadable file, another format, or inconsistent arrays.
+        A missing or unreadable file, another format, arrays of other shapes or types,
+        squares outside 0..63 or values that are not finite (one line naming the file).
     """
     p = Path(path)
-    raw = read_bytes(p, "book file")
+    arrays, meta = load_npz(p, FORMAT, "book file")
     try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
-            P, O, moves, values = z["player"], z["opponent"], z["moves"], z["values"]  # noqa: E741
-            meta = json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError) as e:
-        raise InvalidInputError(f"{p}: not a gameopt book ({e})") from None
-    if meta.get("format") != FORMAT:
-        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected {FORMAT}")
-    n = P.shape[0]
+        P, O, moves, values = (arrays[k] for k in ("player", "opponent", "moves", "values"))  # noqa: E741
+    except KeyError as e:
+        raise InvalidInputError(f"{p}: not a gameopt book (no array {e})") from None
+    n = P.shape[0] if P.ndim == 1 else -1
     if O.shape != (n,) or moves.shape != (n, 32) or values.shape != (n, 32):
         raise InvalidInputError(f"{p}: arrays of inconsistent shapes")
+    if any(a.dtype.kind not in "iu" for a in (P, O, moves)) or values.dtype.kind != "f":
+        raise InvalidInputError(f"{p}: arrays of the wrong types (player, opponent, moves: "
+                                f"integers; values: floats)")
+    used = moves >= 0
+    if (moves > 63).any():
+        raise InvalidInputError(f"{p}: entry {int(np.argmax((moves > 63).any(axis=1)))} "
+                                f"has a square outside 0..63")
+    if not np.isfinite(values[used]).all():
+        bad = (used & ~np.isfinite(values)).any(axis=1)
+        raise InvalidInputError(f"{p}: entry {int(np.argmax(bad))} has a value that is not "
+                                f"finite")
     book = Book(meta=meta)
     for i in range(n):
         row = {int(s): float(v) for s, v in zip(moves[i], values[i], strict=True) if s >= 0}
-        if any(s > 63 for s in row):
-            raise InvalidInputError(f"{p}: entry {i} has a square outside 0..63")
-        book.entries[(int(P[i]), int(O[i]))] = row
+        book.entries[(int(P[i]) & _MASK, int(O[i]) & _MASK)] = row
     return book

@@ -212,7 +212,7 @@ def read_mpc_samples(path: str | Path
     InvalidInputError
         A missing or unreadable file, another format, arrays of bad shapes or values.
     """
-    arrays, meta = load_npz(path, MPC_SAMPLES_FORMAT)
+    arrays, meta = load_npz(path, MPC_SAMPLES_FORMAT, "Multi-ProbCut samples file")
     e, v = arrays.get("empties"), arrays.get("values")
     if (e is None or v is None or e.ndim != 1 or v.ndim != 2 or len(e) != len(v)
             or not 3 <= v.shape[1] <= 16 or len(e) == 0):

@@ -167,7 +167,7 @@ def read_mpc(path: str | Path) -> MpcTable:
     InvalidInputError
         A missing or unreadable file, another format, a bad table.
     """
-    arrays, meta = load_npz(path, (MPC_FORMAT, MPC_FORMAT_1))
+    arrays, meta = load_npz(path, (MPC_FORMAT, MPC_FORMAT_1), "Multi-ProbCut table")
     if "table" not in arrays:
         raise InvalidInputError(f"{path}: no MPC table")
     shape = _SHAPE_1 if meta["format"] == MPC_FORMAT_1 else _SHAPE

@@ -235,7 +235,7 @@ def write_data(path: str | Path, data: TrainData) -> None:
 
 def read_data(path: str | Path) -> TrainData:
     """Load :func:`write_data`'s file (checked)."""
-    a, meta = load_npz(path, DATA_FORMAT)
+    a, meta = load_npz(path, DATA_FORMAT, "training data file")
     try:
         data = TrainData(a["player"].astype(np.uint64), a["opponent"].astype(np.uint64),
                          a["target"].astype(np.float32), a["game"].astype(np.int32), meta)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from gameopt.core.files import atomic_write_bytes, read_bytes
+from gameopt.core.files import atomic_write_bytes, read_npz
 from gameopt.errors import InvalidInputError
 from gameopt.reversi._eval import without_network
 from gameopt.reversi.network import MAX_HIDDEN, Network, section_length
@@ -43,21 +43,33 @@ WEIGHTS_FORMAT = "gameopt-patterns-2"
 SHIPPED = Path(__file__).resolve().parent / "data" / "weights.npz"
 
 
-def load_npz(path: str | Path, fmt: str | tuple[str, ...]
+def load_npz(path: str | Path, fmt: str | tuple[str, ...], what: str | None = None
              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Arrays and JSON meta of an ``.npz`` file written by gameopt, checked to be ``fmt``
-    (or one of them)."""
+    (or one of them); read by :func:`gameopt.core.read_npz` (bounded, no pickles).
+    ``what`` names the file in errors (default: the format's name).
+
+    Raises
+    ------
+    InvalidInputError
+        As :func:`~gameopt.core.read_npz`, or a file whose ``meta`` is missing, is not a
+        JSON object, or names another format (one line).
+    """
     p = Path(path)
     fmts = (fmt,) if isinstance(fmt, str) else fmt
-    raw = read_bytes(p, f"{fmts[0]} file")
+    what = what or f"{fmts[0]} file"
+    arrays = read_npz(p, what)
+    raw = arrays.pop("meta", None)
+    if raw is None or raw.shape != () or raw.dtype.kind != "U":
+        raise InvalidInputError(f"{what} {p}: meta: missing or not a JSON text")
     try:
-        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
-            arrays = {k: z[k] for k in z.files if k != "meta"}
-            meta = json.loads(str(z["meta"]))
-    except (OSError, ValueError, KeyError) as e:
-        raise InvalidInputError(f"{p}: not a {fmts[0]} file ({e})") from None
+        meta = json.loads(str(raw))
+    except (ValueError, RecursionError):
+        meta = None
+    if not isinstance(meta, dict):
+        raise InvalidInputError(f"{what} {p}: meta: not a JSON object")
     if meta.get("format") not in fmts:
-        raise InvalidInputError(f"{p}: format {meta.get('format')!r}, expected "
+        raise InvalidInputError(f"{p}: format {repr(meta.get('format'))[:40]}, expected "
                                 f"{' or '.join(fmts)}")
     return arrays, meta
 
@@ -97,7 +109,7 @@ def read_weights(path: str | Path) -> tuple[npt.NDArray[np.float32], dict[str, A
 def _read(path: str | Path
           ) -> tuple[npt.NDArray[np.float32], dict[str, Any], dict[str, np.ndarray]]:
     """:func:`read_weights`, and every array of the file (one read for the kernel table)."""
-    a, meta = load_npz(path, WEIGHTS_FORMAT)
+    a, meta = load_npz(path, WEIGHTS_FORMAT, "weights file")
     pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
     whole = len(pats) == len(PATTERNS)
     if (not pats or list(pats.items()) != list(PATTERNS.items())[:len(pats)]  # in order
@@ -125,7 +137,7 @@ def read_network(path: str | Path) -> Network | None:
     InvalidInputError
         Not a weights file, or its network arrays incomplete or bad (named).
     """
-    a, _ = load_npz(path, WEIGHTS_FORMAT)
+    a, _ = load_npz(path, WEIGHTS_FORMAT, "weights file")
     return Network.from_arrays(a, str(path))
 
 
