@@ -121,6 +121,28 @@ def test_unexpanded_moves_are_valued_at_the_leaves_parity() -> None:
     assert checked[0] >= 5 and checked[1] >= 5  # both parities met
 
 
+def test_threads_build_the_same_book(tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from gameopt.cli.main import main
+
+    one = build_book(depth=4, eval_depth=2, width=1.0, workers=1)
+    two = build_book(depth=4, eval_depth=2, width=1.0, workers=2)
+    assert len(one) > 5 and one.entries == two.entries and one.meta == two.meta
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(InvalidInputError, match=f"workers={bad!r}: need a whole number"):
+            build_book(depth=1, eval_depth=1, workers=bad)  # type: ignore[arg-type]
+    out = tmp_path / "b.npz"
+    assert main(["reversi", "book", "build", "--depth", "4", "--eval-depth", "2", "--width",
+                 "1", "--workers", "2", "-q", "-o", str(out)]) == 0
+    again = read_book(out)  # values are stored as float32
+    assert again.entries.keys() == one.entries.keys()
+    for key, vals in one.entries.items():
+        assert again.entries[key] == pytest.approx(vals, abs=1e-5)
+    assert main(["reversi", "book", "build", "--workers", "0", "-o", str(tmp_path / "c.npz")]) == 2
+    assert "workers=0: need a whole number >= 1" in capsys.readouterr().err
+    assert not (tmp_path / "c.npz").exists()
+
+
 def test_variety_and_use_in_games() -> None:
     book = build_book(depth=2, eval_depth=1, width=1000.0)
     rng = np.random.default_rng(0)

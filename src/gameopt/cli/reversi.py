@@ -138,6 +138,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--width", type=float, default=1.0, metavar="DISCS",
                    help="expand moves within this many discs of the best")
     b.add_argument("-o", "--output", required=True, metavar="FILE")
+    b.add_argument("--workers", type=int, default=None,
+                   help="threads searching each position's moves at once (default: the "
+                        "CPUs; the book is the same for any number)")
     b.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     b.set_defaults(func=cmd_book_build)
     b = bs.add_parser("show", help="the book's moves and values for a position")
@@ -541,7 +544,7 @@ def cmd_book_build(args: argparse.Namespace) -> int:
 
     t = time.perf_counter()
     book = build_book(args.depth, args.eval_depth, args.width,
-                      progress=progress_for(args.quiet))
+                      progress=progress_for(args.quiet), workers=args.workers)
     write_book(args.output, book)
     print(f"wrote {args.output}: {len(book)} positions (depth {args.depth}, eval depth "
           f"{args.eval_depth}, width {args.width:g}) in {time.perf_counter() - t:.1f} s")

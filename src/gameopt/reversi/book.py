@@ -34,12 +34,14 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from gameopt.core import Limit, Progress, ProgressCallback
+from gameopt.core import Limit, Progress, ProgressCallback, default_workers
 from gameopt.core.files import atomic_write_bytes
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import PASS, SQUARE_SYMMETRIES, Board, Move
@@ -115,13 +117,17 @@ class Book:
 
 def build_book(depth: int = 6, eval_depth: int = 4, width: float = 1.0,
                start: Board | None = None,
-               progress: ProgressCallback | None = None) -> Book:
+               progress: ProgressCallback | None = None, workers: int | None = 1) -> Book:
     """Negamax-backed book to ``depth`` plies (see the module notes).
+
+    ``workers`` threads (None: the CPUs this process may use) search the moves of each
+    book position at once: the search kernels release the GIL, and every search has its
+    own table, so the book is the same whatever the number of threads.
 
     Raises
     ------
     InvalidInputError
-        ``depth`` < 1, ``eval_depth`` < 1 or ``width`` < 0.
+        ``depth`` < 1, ``eval_depth`` < 1, ``width`` < 0 or ``workers`` < 1.
 
     Notes
     -----
@@ -132,9 +138,14 @@ def build_book(depth: int = 6, eval_depth: int = 4, width: float = 1.0,
     if depth < 1 or eval_depth < 1 or width < 0:
         raise InvalidInputError(f"book: depth={depth}, eval_depth={eval_depth}, "
                                 f"width={width}: need depth, eval_depth >= 1, width >= 0")
+    n = default_workers() if workers is None else workers
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InvalidInputError(f"book: workers={workers!r}: need a whole number >= 1")
     book = Book(meta={"format": FORMAT, "depth": depth, "eval_depth": eval_depth,
                       "width": width, "leaf_parity": True})
-    _expand(book, start or Board.start(), 0, depth, eval_depth, width, progress)
+    with ThreadPoolExecutor(n, thread_name_prefix="gameopt-book") if n > 1 else \
+            nullcontext() as pool:
+        _expand(book, start or Board.start(), 0, depth, eval_depth, width, progress, pool)
     return book
 
 
@@ -146,19 +157,22 @@ def _value_after(board: Board, eval_depth: int) -> float:
 
 
 def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, width: float,
-            progress: ProgressCallback | None) -> float:
+            progress: ProgressCallback | None, pool: ThreadPoolExecutor | None) -> float:
     """Value of ``board`` for its side to move, adding it (and below) to the book."""
     moves = board.legal_moves()
     if not moves:
         return float(board.score())
     if moves == [PASS]:
-        return -_expand(book, board.play(PASS), ply, depth, eval_depth, width, progress)
+        return -_expand(book, board.play(PASS), ply, depth, eval_depth, width, progress, pool)
     key, t = canonical(board)
     if key in book.entries:
         return max(book.entries[key].values())
     perm = _PERMS[t]
     d = eval_depth + (depth - 1 - ply) % 2  # leaves at ply depth + eval_depth's parity
-    vals = {m: _value_after(board.play(m), d) for m in moves}
+    children = [board.play(m) for m in moves]
+    found = [_value_after(c, d) for c in children] if pool is None else \
+        list(pool.map(_value_after, children, [d] * len(children)))
+    vals = dict(zip(moves, found, strict=True))
     if ply + 1 < depth:
         # the window follows the backed-up values: a move first outside it enters when
         # the expanded ones fall (so the best move is always expanded); each move once
@@ -171,7 +185,7 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
             for m in todo:
                 expanded.add(m)
                 vals[m] = -_expand(book, board.play(m), ply + 1, depth, eval_depth, width,
-                                   progress)
+                                   progress, pool)
     book.entries[key] = {int(perm[m.square]): v for m, v in vals.items()}
     if progress is not None:
         progress(Progress("book", len(book.entries), None, None, {"ply": ply}))
