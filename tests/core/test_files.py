@@ -101,6 +101,15 @@ def test_read_npz_is_bounded_before_it_allocates(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match=r"table .*liar.npz: a: header declares "
                                                 r"float64 \(1000000, 1000000\)"):
         read_npz(liar, "table")
+    # elements of no bytes count one each; a member's name is cut to one short line
+    void = tmp_path / "void.npz"
+    with zipfile.ZipFile(void, "w", zipfile.ZIP_DEFLATED) as zf:
+        _member(zf, "v\n" + "x" * 500, "|V0", (10**12,), 0)
+    with pytest.raises(InvalidInputError) as info:
+        read_npz(void, "table")
+    message = str(info.value)
+    assert "header declares |V0 (1000000000000,) (1,000,000,000,000 bytes)" in message
+    assert "\n" not in message and "v xxxx" in message and len(message) < 250
     objects = tmp_path / "objects.npz"
     np.savez(objects, a=np.array([{"x": 1}], dtype=object))
     with pytest.raises(InvalidInputError, match=r"objects.npz: a: header declares object"):

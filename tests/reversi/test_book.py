@@ -171,10 +171,11 @@ def test_bad_files(tmp_path: Path) -> None:
 
     meta = json.loads(str(arrays["meta"]))
     for change, message in [
-        ({"meta": np.array("[1, 2]")}, r"book file .*: meta: not a JSON object$"),
+        ({"meta": np.array("[1, 2]")}, r"^book file .*: meta: not a JSON object$"),
         ({"meta": np.array(json.dumps({**meta, "format": "x"}))}, r"format 'x', expected"),
         ({"meta": np.zeros(3)}, r"meta: missing or not a JSON text$"),
-        ({"values": arrays["values"].astype(np.float64)[:, :5]}, r"inconsistent shapes$"),
+        ({"values": arrays["values"].astype(np.float64)[:, :5]},
+         r"^book file .*damaged.npz: arrays of inconsistent shapes$"),
         ({"moves": arrays["moves"].astype(np.float64)}, r"arrays of the wrong types"),
         ({"moves": np.where(arrays["moves"] >= 0, 64, -1).astype(np.int8)},
          r"entry 0 has a square outside 0..63$"),
@@ -183,8 +184,14 @@ def test_bad_files(tmp_path: Path) -> None:
     ]:
         with pytest.raises(InvalidInputError, match=message):
             read_book(damaged(**change))
-    player = arrays["player"].astype(np.int64)  # signed: the same 64 bits
-    assert read_book(damaged(player=player)).entries == read_book(tmp_path / "good.npz").entries
+    # keys with the top bit set, stored signed: read as the same 64 bits
+    high = Book(entries={((1 << 63) | 1, 2): {5: 1.0}}, meta=meta)
+    write_book(tmp_path / "high.npz", high)
+    with np.load(tmp_path / "high.npz") as z:
+        arrays = {k: z[k] for k in z.files}
+    signed = damaged(player=arrays["player"].view(np.int64))
+    assert int(np.load(signed)["player"][0]) < 0
+    assert read_book(signed).entries == high.entries
     with pytest.raises(InvalidInputError, match="depth=0"):
         build_book(depth=0)
 

@@ -230,16 +230,22 @@ def test_the_engine_replies_from_the_shipped_book_while_it_can(client: TestClien
         assert (answer["move"], answer["score"]) == (str(best), values[best])
         assert answer["note"] == f"book move ({values[best]:+.2f}; the book values " \
                                  f"{len(values)} moves here)"
-        # variety: any book move within that many discs of the best
-        for _ in range(8):
+        # variety: any book move within that many discs of the best, drawn at random
+        good = {m for m, v in values.items() if v >= values[best] - 8}
+        assert len(good) >= 2
+        drawn = set()
+        for _ in range(16):
             _, varied = ask(ws, {"op": "reply", "moves": "f5", "time": 0.1, "variety": 8})
             m = parse_moves(varied["move"], b)[0]
-            assert varied["book"] and values[m] >= values[best] - 8
+            assert varied["book"] and m in good
+            drawn.add(m)
+        assert len(drawn) >= 2  # (all 16 alike by chance: at most 2**-15)
         # off: the engine searches
         lines, searched = ask(ws, {"op": "reply", "moves": "f5", "depth": 3, "book": False})
         assert "book" not in searched and [x["depth"] for x in lines] == [1, 2, 3]
         assert searched["move"] == str(search(b, Limit(depth=3)).move)
-        # out of the book (OPENING is ten plies, the book eight): a search again
+        # out of the book (OPENING's position comes after ten moves, the book's last ones
+        # after nine): a search again
         assert not book.lookup(board_after(OPENING))
         _, out = ask(ws, {"op": "reply", "moves": OPENING, "depth": 2})
         assert "book" not in out and out["nodes"] > 0
@@ -283,6 +289,10 @@ def test_graph_values_every_position_for_black(client: TestClient) -> None:
     ({"op": "reply", "variety": -1}, 400, "variety", "variety -1: expected 0..8 discs"),
     ({"op": "reply", "variety": "lots"}, 400, "variety", "variety 'lots': not a number"),
     ({"op": "reply", "variety": True}, 400, "variety", "variety True: expected 0..8 discs"),
+    ({"op": "reply", "variety": 10**400}, 400, "variety", "variety 10000000000000000000000000"),
+    ({"op": "reply", "time": 10**400}, 400, "time", "time 1000000000000000000000000000000"),
+    ({"op": "hint", "depth": "\u00b2"}, 400, "depth", "depth '\u00b2': not a whole number"),
+    ({"op": "reply", "book": "x" * 3000}, 400, "book", "book 'xxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
     ({"op": "solve"}, 400, "moves", "exact solve of 60 empty squares: this server solves at "
                                     "most 24"),
     ({"op": "hint", "start": MUST_PASS, "moves": "PS c1"}, 400, "moves",
@@ -296,6 +306,7 @@ def test_bad_search_requests_get_a_one_line_4xx(client: TestClient, request_: di
         _, answer = ask(ws, request_)
         assert answer["type"] == "error" and answer["status"] == status
         assert answer["field"] == field and answer["message"].startswith(message), answer
+        assert "\n" not in answer["message"] and len(answer["message"]) <= 200
         ws.send_text("not json")
         assert ws.receive_json()["message"] == "request: not JSON"
         _, ok = ask(ws, {"op": "hint", "moves": OPENING, "depth": 1})  # the socket still works

@@ -110,25 +110,35 @@ def read_npz(path: str | Path, what: str = "NPZ file", *,
                                         f"{max_bytes:,} bytes")
             for info in infos:
                 name = info.filename.removesuffix(".npy")
+                shown = _clip(name)
                 with zf.open(info) as f:  # reads at most the member's declared size
                     version = np.lib.format.read_magic(f)
                     read = (np.lib.format.read_array_header_1_0 if version == (1, 0)
                             else np.lib.format.read_array_header_2_0)
                     shape, _, dtype = read(f)
-                    need = math.prod(shape) * dtype.itemsize
+                    # an element of no bytes still counts one: 10**12 of them are no
+                    # array to hand on (converting it would allocate terabytes)
+                    need = math.prod(shape) * max(dtype.itemsize, 1)
                     if dtype.hasobject or need > info.file_size:
                         raise InvalidInputError(
-                            f"{what} {p}: {name}: header declares {dtype} {shape} "
-                            f"({need:,} bytes) in a member of {info.file_size:,} bytes")
+                            f"{what} {p}: {shown}: header declares {_clip(str(dtype))} "
+                            f"{_clip(str(shape))} ({_clip(f'{need:,}')} bytes) in a member "
+                            f"of {info.file_size:,} bytes")
                     f.seek(0)
                     out[name] = np.lib.format.read_array(f, allow_pickle=False)
     except InvalidInputError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, zlib, npy header: any damage is bad input
-        detail = " ".join(str(e).split())[:80]
+        detail = _clip(str(e), 80)
         raise InvalidInputError(f"{what} {p}: not an NPZ file ({type(e).__name__}: "
                                 f"{detail})") from None
     return out
+
+
+def _clip(text: str, n: int = 40) -> str:
+    """``text`` on one line, cut to ``n`` characters (names and shapes from a file)."""
+    one = " ".join(text.split())
+    return one if len(one) <= n else one[:n - 3] + "..."
 
 
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:

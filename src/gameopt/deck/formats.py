@@ -236,7 +236,8 @@ def _read_scores_npz(p: Path, pool: Pool | None) -> Scores:
     for name, arr in z.items():
         whole = name in ("ids", "rows", "cols")
         if arr.dtype.kind not in ("iu" if whole else "iuf"):
-            raise InvalidInputError(f"{p}: {name}: holds {arr.dtype} values, not "
+            raise InvalidInputError(f"{p}: {' '.join(name.split())[:40]}: holds "
+                                    f"{str(arr.dtype)[:40]} values, not "
                                     f"{'integers' if whole else 'numbers'}")
     if "ids" in z:
         ids = tuple(int(v) for v in np.asarray(z["ids"]).ravel())

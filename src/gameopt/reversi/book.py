@@ -62,6 +62,9 @@ SHIPPED = Path(__file__).resolve().parent / "data" / "book.npz"
 _PERMS = list(SQUARE_SYMMETRIES)
 _BITS = np.uint64(1) << np.arange(64, dtype=np.uint64)
 _MASK = (1 << 64) - 1  # a signed array's keys read as the same 64 bits
+#: Most positions a book file may hold (the read takes some microseconds a position; a
+#: book of all positions to ply 10 within 2 discs of the best holds about a thousand).
+MAX_POSITIONS = 2_000_000
 
 
 def _apply(perm: np.ndarray, x: int) -> int:
@@ -311,28 +314,32 @@ def read_book(path: str | Path) -> Book:
     ------
     InvalidInputError
         A missing or unreadable file, another format, arrays of other shapes or types,
-        squares outside 0..63 or values that are not finite (one line naming the file).
+        more than :data:`MAX_POSITIONS` positions, squares outside 0..63 or values that are
+        not finite (one line naming the file).
     """
     p = Path(path)
     arrays, meta = load_npz(p, FORMAT, "book file")
+    where = f"book file {p}"
     try:
         P, O, moves, values = (arrays[k] for k in ("player", "opponent", "moves", "values"))  # noqa: E741
     except KeyError as e:
-        raise InvalidInputError(f"{p}: not a gameopt book (no array {e})") from None
+        raise InvalidInputError(f"{where}: not a gameopt book (no array {e})") from None
     n = P.shape[0] if P.ndim == 1 else -1
     if O.shape != (n,) or moves.shape != (n, 32) or values.shape != (n, 32):
-        raise InvalidInputError(f"{p}: arrays of inconsistent shapes")
+        raise InvalidInputError(f"{where}: arrays of inconsistent shapes")
+    if n > MAX_POSITIONS:
+        raise InvalidInputError(f"{where}: {n:,} positions, at most {MAX_POSITIONS:,}")
     if any(a.dtype.kind not in "iu" for a in (P, O, moves)) or values.dtype.kind != "f":
-        raise InvalidInputError(f"{p}: arrays of the wrong types (player, opponent, moves: "
-                                f"integers; values: floats)")
+        raise InvalidInputError(f"{where}: arrays of the wrong types (player, opponent, "
+                                f"moves: integers; values: floats)")
     used = moves >= 0
     if (moves > 63).any():
-        raise InvalidInputError(f"{p}: entry {int(np.argmax((moves > 63).any(axis=1)))} "
+        raise InvalidInputError(f"{where}: entry {int(np.argmax((moves > 63).any(axis=1)))} "
                                 f"has a square outside 0..63")
     if not np.isfinite(values[used]).all():
         bad = (used & ~np.isfinite(values)).any(axis=1)
-        raise InvalidInputError(f"{p}: entry {int(np.argmax(bad))} has a value that is not "
-                                f"finite")
+        raise InvalidInputError(f"{where}: entry {int(np.argmax(bad))} has a value that is "
+                                f"not finite")
     book = Book(meta=meta)
     for i in range(n):
         row = {int(s): float(v) for s, v in zip(moves[i], values[i], strict=True) if s >= 0}

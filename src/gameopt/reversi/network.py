@@ -130,6 +130,11 @@ class Network:
         if len(present) != len(_FIELDS):
             missing = sorted(set(_FIELDS) - set(present))
             raise InvalidInputError(f"{where}: network arrays missing: {', '.join(missing)}")
+        for k in _FIELDS:
+            if np.asarray(arrays[f"net_{k}"]).dtype.kind not in "iuf":
+                raise InvalidInputError(f"{where}: network array net_{k}: "
+                                        f"{str(np.asarray(arrays[f'net_{k}']).dtype)[:40]} "
+                                        "values, expected numbers")
         try:
             return cls(**{k: np.asarray(arrays[f"net_{k}"], dtype=np.float32)
                           for k in _FIELDS})

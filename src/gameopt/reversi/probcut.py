@@ -171,6 +171,9 @@ def read_mpc(path: str | Path) -> MpcTable:
     if "table" not in arrays:
         raise InvalidInputError(f"{path}: no MPC table")
     shape = _SHAPE_1 if meta["format"] == MPC_FORMAT_1 else _SHAPE
+    if arrays["table"].dtype.kind not in "iuf":
+        raise InvalidInputError(f"{path}: MPC table of {str(arrays['table'].dtype)[:40]} "
+                                "values, expected numbers")
     if arrays["table"].shape != shape:
         raise InvalidInputError(f"{path}: MPC table of shape {arrays['table'].shape}, "
                                 f"expected {shape} in format {meta['format']}")

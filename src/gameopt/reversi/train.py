@@ -236,15 +236,20 @@ def write_data(path: str | Path, data: TrainData) -> None:
 def read_data(path: str | Path) -> TrainData:
     """Load :func:`write_data`'s file (checked)."""
     a, meta = load_npz(path, DATA_FORMAT, "training data file")
-    try:
-        data = TrainData(a["player"].astype(np.uint64), a["opponent"].astype(np.uint64),
-                         a["target"].astype(np.float32), a["game"].astype(np.int32), meta)
-    except KeyError as e:
-        raise InvalidInputError(f"{path}: missing array {e}") from None
-    n = len(data)
-    if any(x.shape != (n,) for x in (data.opponent, data.target, data.game)):
+    names = ("player", "opponent", "target", "game")
+    for name in names:
+        if name not in a:
+            raise InvalidInputError(f"{path}: missing array '{name}'")
+        kinds = "iuf" if name == "target" else "iu"
+        if a[name].ndim != 1 or a[name].dtype.kind not in kinds:
+            raise InvalidInputError(f"{path}: {name}: {str(a[name].dtype)[:40]} of shape "
+                                    f"{str(a[name].shape)[:40]}, expected a list of "
+                                    f"{'numbers' if name == 'target' else 'integers'}")
+    n = a["player"].shape[0]
+    if any(a[name].shape != (n,) for name in names):
         raise InvalidInputError(f"{path}: arrays of different lengths")
-    return data
+    return TrainData(a["player"].astype(np.uint64), a["opponent"].astype(np.uint64),
+                     a["target"].astype(np.float32), a["game"].astype(np.int32), meta)
 
 
 # -- positions off the game lines ---------------------------------------------------------

@@ -110,14 +110,21 @@ def _read(path: str | Path
           ) -> tuple[npt.NDArray[np.float32], dict[str, Any], dict[str, np.ndarray]]:
     """:func:`read_weights`, and every array of the file (one read for the kernel table)."""
     a, meta = load_npz(path, WEIGHTS_FORMAT, "weights file")
-    pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
+    try:
+        pats = {k: tuple(v) for k, v in meta.get("patterns", {}).items()}
+        terms = tuple(meta.get("terms", ()))
+    except (AttributeError, TypeError):  # meta of another shape: not these weights
+        pats, terms = {}, ()
     whole = len(pats) == len(PATTERNS)
     if (not pats or list(pats.items()) != list(PATTERNS.items())[:len(pats)]  # in order
-            or tuple(meta.get("terms", ())) != TERMS):
+            or terms != TERMS):
         raise InvalidInputError(f"{path}: weights for another pattern set")
     expected = (N_STAGES, DEFAULT_SET.stage_size if whole
                 else PatternSet.build(pats).stage_size)
     w = a.get("weights")
+    if w is not None and w.dtype.kind not in "iuf":
+        raise InvalidInputError(f"{path}: weights of {str(w.dtype)[:40]} values, expected "
+                                "numbers")
     if w is None or w.shape != expected:
         raise InvalidInputError(f"{path}: weights of shape "
                                 f"{None if w is None else w.shape}, expected {expected}")

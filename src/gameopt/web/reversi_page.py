@@ -345,11 +345,14 @@ def _int(msg: dict[str, Any], name: str, lo: int, hi: int, cap: str = "") -> int
     if v is None or v == "":
         return None
     if isinstance(v, str) and v.strip().lstrip("-").isdigit():
-        v = int(v)
+        try:
+            v = int(v)
+        except ValueError:  # a digit int() does not take ("²"), or thousands of digits
+            raise Refused(400, f"{name} {_shown(v)}: not a whole number", name) from None
     if isinstance(v, bool) or not isinstance(v, int):
-        raise Refused(400, f"{name} {v!r}: not a whole number", name)
+        raise Refused(400, f"{name} {_shown(v)}: not a whole number", name)
     if not lo <= v <= hi:
-        raise Refused(400, f"{name} {v}: expected {lo}..{hi}{cap}", name)
+        raise Refused(400, f"{name} {_shown(v)}: expected {lo}..{hi}{cap}", name)
     return v
 
 
@@ -359,12 +362,18 @@ def _seconds(msg: dict[str, Any], hi: float) -> float | None:
         return None
     try:
         x = float(v)
-    except (TypeError, ValueError):
-        raise Refused(400, f"time {v!r}: not a number of seconds", "time") from None
+    except (TypeError, ValueError, OverflowError):
+        raise Refused(400, f"time {_shown(v)}: not a number of seconds", "time") from None
     if not math.isfinite(x) or not 0.05 <= x <= hi:
-        raise Refused(400, f"time {v!r}: expected 0.05..{hi:g} seconds (this server's "
+        raise Refused(400, f"time {_shown(v)}: expected 0.05..{hi:g} seconds (this server's "
                            "cap per request)", "time")
     return x
+
+
+def _shown(v: Any) -> str:
+    """A request's value as its message quotes it: repr, on one line, at most 40 characters."""
+    text = " ".join(repr(v).split())
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _flag(msg: dict[str, Any], name: str, default: bool) -> bool:
@@ -372,7 +381,7 @@ def _flag(msg: dict[str, Any], name: str, default: bool) -> bool:
     if v is None:
         return default
     if not isinstance(v, bool):
-        raise Refused(400, f"{name} {v!r}: expected true or false", name)
+        raise Refused(400, f"{name} {_shown(v)}: expected true or false", name)
     return v
 
 
@@ -386,10 +395,11 @@ def _variety(msg: dict[str, Any]) -> float:
         return 0.0
     try:
         x = float(v)
-    except (TypeError, ValueError):
-        raise Refused(400, f"variety {v!r}: not a number of discs", "variety") from None
+    except (TypeError, ValueError, OverflowError):
+        raise Refused(400, f"variety {_shown(v)}: not a number of discs", "variety") from None
     if isinstance(v, bool) or not math.isfinite(x) or not 0 <= x <= MAX_VARIETY:
-        raise Refused(400, f"variety {v!r}: expected 0..{MAX_VARIETY:g} discs", "variety")
+        raise Refused(400, f"variety {_shown(v)}: expected 0..{MAX_VARIETY:g} discs",
+                      "variety")
     return x
 
 
