@@ -276,6 +276,84 @@ def reversi_book(data: bytes, ctx: Context) -> None:
     read_book(ctx.write("b.npz", data))
 
 
+_ENGINE_FORMATS = {"gameopt-patterns-2": ["weights", "net_embed", "net_stage", "net_layer",
+                                          "net_bias", "net_out", "net_out_bias"],
+                   "gameopt-mpc-2": ["table"], "gameopt-mpc-1": ["table"],
+                   "gameopt-train-1": ["player", "opponent", "target", "game"],
+                   "gameopt-mpc-samples-1": ["empties", "values"]}
+
+
+def _engine_seeds() -> list[bytes]:
+    from gameopt.reversi.probcut import SHIPPED_MPC
+
+    return [SHIPPED_MPC.read_bytes()]
+
+
+def _random_engine_npz(ctx: Context) -> bytes:
+    """A fresh NPZ in one of the engine's formats (its meta, sometimes with the shipped
+    weights' pattern set, or odd): that format's array names of random kinds and shapes."""
+    import json
+
+    from gameopt.reversi.patterns import PATTERNS, TERMS
+
+    rng = ctx.rng
+    fmt = rng.choice(sorted(_ENGINE_FORMATS))
+    meta: object = {"format": fmt}
+    if fmt == "gameopt-patterns-2" and rng.random() < 0.7:
+        meta = {"format": fmt, "patterns": {k: list(v) for k, v in PATTERNS.items()},
+                "terms": list(TERMS)}
+    if rng.random() < 0.2:
+        meta = rng.choice([[fmt], {"format": fmt, "patterns": [1], "terms": 3}, "x"])
+    arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
+    n = rng.choice([0, 1, 3])
+    for name in _ENGINE_FORMATS[fmt]:
+        if rng.random() < 0.15:
+            continue
+        dtype = rng.choice([d for d in _NPZ_DTYPES if d != "O"])
+        shape = rng.choice([(n,), (n, 3), (15, 16, 2), (), (0,), (2, 2, 2)])
+        arr = np.zeros(shape, dtype=dtype)
+        with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
+            if arr.size and arr.dtype.kind in "fc":
+                arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, -1, 1e30])
+            elif arr.size and arr.dtype.kind in "iu":
+                arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 61, 2**31 - 1])
+        arrays[name] = arr
+    buf = io.BytesIO()
+    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
+@target("reversi.engine-npz", seeds=_engine_seeds,
+        tokens=[b"PK\x03\x04", b"\x93NUMPY", b'"format": "gameopt-mpc-2"',
+                b'"format": "gameopt-train-1"', b'"format": "gameopt-patterns-2"'],
+        seconds=1.0)
+def reversi_engine_npz(data: bytes, ctx: Context) -> None:
+    """The engine's other NPZ files, each read by its reader (``eval=FILE`` weights and
+    their network, ``mpctable=FILE``, ``train`` data and MPC samples): mutated Multi-ProbCut
+    tables, and one input in two a fresh NPZ in one of the formats."""
+    from gameopt.errors import GameoptError
+    from gameopt.reversi.mpcfit import read_mpc_samples
+    from gameopt.reversi.probcut import read_mpc
+    from gameopt.reversi.train import read_data
+    from gameopt.reversi.weights import read_network, read_weights
+
+    if ctx.rng.random() < 0.5:
+        data = _random_engine_npz(ctx)
+    path = ctx.write("e.npz", data)
+    refused: list[GameoptError] = []
+    readers = (read_weights, read_network, read_mpc, read_data, read_mpc_samples)
+    for read in readers:
+        try:
+            read(path)
+        except GameoptError as e:  # each reader's error: one line
+            if "\n" in str(e) or not str(e):
+                raise ContractError(f"{read.__name__}: error of {str(e).count(chr(10)) + 1} "
+                                    f"lines: {str(e)[:200]!r}") from None
+            refused.append(e)
+    if len(refused) == len(readers):
+        raise refused[-1]  # refused by all: counted as refused
+
+
 @target("go.sgf", seeds=_also(_files("go/*.sgf"), b"(;FF[4]GM[1]SZ[9];B[ee];W[];B[dd])"),
         tokens=_GO_TOKENS, seconds=2.0)
 def go_sgf(data: bytes, ctx: Context) -> None:

@@ -5,6 +5,7 @@ never a traceback (each was a ValueError, TypeError or AttributeError before).""
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ def test_network_arrays_of_text() -> None:
                                            r"list of numbers$"),
     (lambda: {"game": np.zeros(3, dtype=np.int32)}, r"arrays of different lengths$"),
     (lambda: {"player": None}, r"missing array 'player'$"),
+    (lambda: {"target": np.array([1.0, 1e300])}, r"target: values that are not finite numbers$"),
 ])
 def test_training_data_of_other_kinds(tmp_path: Path, make: Callable[[], dict[str, Any]],
                                       message: str) -> None:
@@ -67,8 +69,10 @@ def test_training_data_of_other_kinds(tmp_path: Path, make: Callable[[], dict[st
                               "game": np.zeros(2, dtype=np.int32), **make()}
     arrays = {k: v for k, v in arrays.items() if v is not None}
     path = _save(tmp_path / "d.npz", {"format": DATA_FORMAT}, **arrays)
-    with pytest.raises(InvalidInputError, match=message):
-        read_data(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way either
+        with pytest.raises(InvalidInputError, match=message):
+            read_data(path)
 
 
 def test_an_mpc_table_of_text(tmp_path: Path) -> None:

@@ -136,8 +136,9 @@ class Network:
                                         f"{str(np.asarray(arrays[f'net_{k}']).dtype)[:40]} "
                                         "values, expected numbers")
         try:
-            return cls(**{k: np.asarray(arrays[f"net_{k}"], dtype=np.float32)
-                          for k in _FIELDS})
+            with np.errstate(over="ignore", invalid="ignore"):  # beyond float32: inf, refused
+                parts = {k: np.asarray(arrays[f"net_{k}"], dtype=np.float32) for k in _FIELDS}
+            return cls(**parts)
         except InvalidInputError as e:
             raise InvalidInputError(f"{where}: {e}") from None
 

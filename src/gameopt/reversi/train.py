@@ -248,8 +248,12 @@ def read_data(path: str | Path) -> TrainData:
     n = a["player"].shape[0]
     if any(a[name].shape != (n,) for name in names):
         raise InvalidInputError(f"{path}: arrays of different lengths")
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond float32: inf, refused
+        target = a["target"].astype(np.float32)
+    if not np.isfinite(target).all():
+        raise InvalidInputError(f"{path}: target: values that are not finite numbers")
     return TrainData(a["player"].astype(np.uint64), a["opponent"].astype(np.uint64),
-                     a["target"].astype(np.float32), a["game"].astype(np.int32), meta)
+                     target, a["game"].astype(np.int32), meta)
 
 
 # -- positions off the game lines ---------------------------------------------------------

@@ -133,7 +133,11 @@ def _read(path: str | Path
         full[:, :w.shape[1]] = w
         w = full
         meta = {**meta, "padded_from": len(pats)}
-    return w.astype(np.float32), meta, a
+    with np.errstate(over="ignore", invalid="ignore"):  # beyond float32: inf, refused
+        w = w.astype(np.float32)
+    if not np.isfinite(w).all():
+        raise InvalidInputError(f"{path}: weights: values that are not finite numbers")
+    return w, meta, a
 
 
 def read_network(path: str | Path) -> Network | None:
