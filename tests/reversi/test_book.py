@@ -316,7 +316,7 @@ def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
     the two deepest positions of its main line)."""
     book = open_book(DEFAULT)
     assert open_book(SHIPPED).entries == book.entries
-    depth, eval_depth = 10, 8
+    depth, eval_depth = 12, 8
     assert (book.meta["depth"], book.meta["eval_depth"], book.meta["width"],
             book.meta["leaf_parity"]) == (depth, eval_depth, 2.0, True)
     assert len(book) > 500
@@ -327,7 +327,7 @@ def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
         line.append(board)
         board = board.play(max(vals, key=lambda m: (vals[m], -m.square)))
     assert len(line) == depth  # the main line runs to the book's depth
-    checked = {8: 0, 9: 0}
+    checked = {eval_depth: 0, eval_depth + 1: 0}
     for ply in (depth - 1, depth - 2):
         b = line[ply]
         for m, v in book.lookup(b).items():
@@ -336,7 +336,7 @@ def test_the_shipped_book_is_the_engine_s_own_searches() -> None:
             if not book.lookup(child) and checked[d] < 3:  # valued, not expanded
                 assert v == pytest.approx(-search(child, Limit(depth=d)).score, abs=1e-3)
                 checked[d] += 1
-    assert checked == {8: 3, 9: 3}
+    assert checked == {eval_depth: 3, eval_depth + 1: 3}
 
 
 def test_default_names_the_shipped_book_in_specs_and_commands(

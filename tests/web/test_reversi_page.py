@@ -212,10 +212,10 @@ def test_analyse_streams_one_line_per_depth(client: TestClient) -> None:
 def test_the_engine_replies_at_its_level(client: TestClient) -> None:
     b = board_after(OPENING)
     with client.websocket_connect("/reversi/ws") as ws:
-        lines, answer = ask(ws, {"op": "reply", "moves": OPENING, "depth": 3})
+        lines, answer = ask(ws, {"op": "reply", "moves": OPENING, "depth": 3, "book": False})
         assert answer["move"] == str(search(b, Limit(depth=3)).move)
         assert [x["depth"] for x in lines] == [1, 2, 3]
-        _, timed = ask(ws, {"op": "reply", "moves": OPENING, "time": 0.2})
+        _, timed = ask(ws, {"op": "reply", "moves": OPENING, "time": 0.2, "book": False})
         assert parse_moves(timed["move"], b) and not timed["stopped"]
 
 
@@ -244,10 +244,10 @@ def test_the_engine_replies_from_the_shipped_book_while_it_can(client: TestClien
         lines, searched = ask(ws, {"op": "reply", "moves": "f5", "depth": 3, "book": False})
         assert "book" not in searched and [x["depth"] for x in lines] == [1, 2, 3]
         assert searched["move"] == str(search(b, Limit(depth=3)).move)
-        # out of the book (OPENING's position comes after ten moves, the book's last ones
-        # after nine): a search again
-        assert not book.lookup(board_after(OPENING))
-        _, out = ask(ws, {"op": "reply", "moves": OPENING, "depth": 2})
+        # out of the book (20 moves in; the book's last positions come after 11): a search
+        deep = endgame(40)
+        assert not book.lookup(board_after(deep))
+        _, out = ask(ws, {"op": "reply", "moves": deep, "depth": 2})
         assert "book" not in out and out["nodes"] > 0
 
 

@@ -55,15 +55,15 @@ FORMAT = "gameopt-book-1"
 #: The name that stands for the shipped book wherever a book file is asked for.
 DEFAULT = "default"
 #: The shipped book, built with the shipped evaluation by ``gameopt reversi book build
-#: --depth 10 --eval-depth 8 --width 2`` (README: "The shipped opening book").
+#: --depth 12 --eval-depth 8 --width 2`` (README: "The shipped opening book").
 SHIPPED = Path(__file__).resolve().parent / "data" / "book.npz"
 
 
 _PERMS = list(SQUARE_SYMMETRIES)
 _BITS = np.uint64(1) << np.arange(64, dtype=np.uint64)
 _MASK = (1 << 64) - 1  # a signed array's keys read as the same 64 bits
-#: Most positions a book file may hold (the read takes some microseconds a position; a
-#: book of all positions to ply 10 within 2 discs of the best holds about a thousand).
+#: Most positions a book file may hold (the read takes some microseconds a position; the
+#: shipped book, to ply 12 within 2 discs of the best, holds about six thousand).
 MAX_POSITIONS = 2_000_000
 
 
