@@ -185,6 +185,53 @@ def test_go_follows_the_book_over_the_search() -> None:
     assert "status book move" not in out[-4:] and any(s.startswith("nodestats") for s in out)
 
 
+def test_hint_answers_book_lines_in_the_book_and_searches_out_of_it() -> None:
+    searched = search(AFTER, Limit(depth=1)).move
+    other = next(m for m in AFTER.legal_moves() if m != searched)
+    key, t = canonical(AFTER)
+    entry = {int(_PERMS[t][m.square]): (5.0 if m == other else -5.0 - m.square / 100)
+             for m in AFTER.legal_moves()}
+    out: list[str] = []
+    e = NBoardEngine(out.append, Book({key: entry}, meta={"eval_depth": 6}))
+    e.handle("set depth 2")
+    e.board = AFTER
+    e.handle("hint 3")
+    e.wait_search()
+    lines = [s for s in out if s.startswith(("book ", "search "))]
+    ranked = sorted(AFTER.legal_moves(), key=lambda m: -(5.0 if m == other else
+                                                          -5.0 - m.square / 100))[:3]
+    values = [5.0 if m == other else -5.0 - m.square / 100 for m in ranked]
+    assert lines == [f"book {m} {v:.2f} 0 6" for m, v in zip(ranked, values, strict=True)]
+    assert out[-1] == "status" and not any(s.startswith("nodestats") for s in out)
+    out.clear()
+    e.board = Board.from_moves(OPENING[:-2])  # not in the book: searched
+    e.handle("hint 2")
+    e.wait_search()
+    assert [s.split()[0] for s in out if s.startswith(("book ", "search "))] == ["search"] * 2
+
+
+def test_the_shipped_book_answers_hints_with_its_lines() -> None:
+    from gameopt.reversi.book import DEFAULT, open_book
+
+    book = open_book(DEFAULT)
+    out: list[str] = []
+    e = NBoardEngine(out.append, book)
+    e.handle("set depth 4")
+    e.board = Board.from_moves("f5")
+    e.handle("hint 2")
+    e.wait_search()
+    lines = [s.split() for s in out if s.startswith("book ")]
+    values = book.lookup(e.board)
+    best = sorted(values.items(), key=lambda t: (-t[1], t[0].square))[:2]
+    assert [x[0] for x in lines] == ["book", "book"] and len(lines) == 2
+    for (m, v), (_, pv, ev, games, depth) in zip(best, lines, strict=True):
+        assert pv.startswith(str(m)) and len(pv) > 4  # the move and the book's line after it
+        assert (ev, games, depth) == (f"{v:.2f}", "0", str(book.meta["eval_depth"]))
+    board = Board.from_moves("f5")  # the pv is the book's best line: legal, move by move
+    for sq in (lines[0][1][i:i + 2] for i in range(0, len(lines[0][1]), 2)):
+        board = board.play(next(m for m in board.legal_moves() if str(m) == sq))
+
+
 def test_the_shipped_book_answers_go_and_learns_without_saving() -> None:
     from gameopt.reversi.book import DEFAULT, SHIPPED, open_book
 

@@ -30,7 +30,10 @@ Commands handled (anything else is ignored, as the protocol asks):
 
 With an opening book (:class:`~gameopt.reversi.book.Book`), ``go`` answers the book's
 best move at once (``=== M/VALUE/0.0`` after a ``status book move`` line) while the
-position is in the book and has more empties than the exact-solving threshold. ``learn``
+position is in the book and has more empties than the exact-solving threshold, and
+``hint N`` answers the book's N best moves as the protocol's book lines, ``book PV EVAL 0
+DEPTH`` (PV: the move and the book's best line after it; DEPTH: the book's eval depth;
+0 games), without a search. ``learn``
 adds the game with :func:`~gameopt.reversi.book.learn_line` (values of new moves from
 searches at the book's eval depth, negamax backed up along the line) and writes the book
 file atomically; it runs before the next command is read, so a ``ping`` waits for it.
@@ -362,6 +365,17 @@ class NBoardEngine:
                                    f"=== {_name(r.move)}/{r.score + 0.0:.2f}/{r.seconds:.1f}",
                                    "status")
 
+    def _book_line(self, board: Board, move: Move, longest: int = 10) -> str:
+        """``move`` and the book's best moves after it while they are in the book (an NBoard
+        pv: squares run together)."""
+        assert self.book is not None
+        line = [move]
+        b = board.play(move)
+        while len(line) < longest and (m := self.book.choose(b)) is not None:
+            line.append(m)
+            b = b.play(m)
+        return "".join(_name(m) for m in line)
+
     def _think_hint(self, n: int) -> None:
         board = self.board
         moves = board.legal_moves()
@@ -369,6 +383,15 @@ class NBoardEngine:
             self._say_unless_cancelled("status game over")
             return
         self._say_unless_cancelled(f"status {NAME} is analysing")
+        if self.book is not None and board.empties > self.end_depth():
+            values = self.book.lookup(board)
+            if values:  # the book values every move of its positions: no search
+                ranked = sorted(values.items(), key=lambda t: (-t[1], t[0].square))[:n]
+                depth = self.book.meta.get("eval_depth", 0)
+                self._say_unless_cancelled(
+                    *(f"book {self._book_line(board, m)} {v:.2f} 0 {depth}" for m, v in ranked),
+                    "status")
+                return
         found: list[tuple[float, str]] = []
         nodes, seconds = 0, 0.0
         share = None  # thinking by time: the move's budget is shared among the candidates
