@@ -121,6 +121,20 @@ def test_unexpanded_moves_are_valued_at_the_leaves_parity() -> None:
     assert checked[0] >= 5 and checked[1] >= 5  # both parities met
 
 
+def test_a_book_line_follows_the_best_moves() -> None:
+    book = build_book(depth=4, eval_depth=1, width=0.0)
+    start = Board.start()
+    first = book.choose(start)
+    assert first is not None
+    line = book.line(start, first)
+    board = start.play(first)
+    for m in line[1:]:  # each later move is the book's choice where it stands
+        assert m == book.choose(board)
+        board = board.play(m)
+    assert not book.lookup(board) and 2 <= len(line) <= 10
+    assert book.line(start, first, longest=2) == line[:2]
+
+
 def test_threads_build_the_same_book(tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     from gameopt.cli.main import main
@@ -348,6 +362,14 @@ def test_default_names_the_shipped_book_in_specs_and_commands(
     assert main(["reversi", "book", "show", "f5"]) == 0  # --book: the shipped one
     out = capsys.readouterr().out
     assert "move" in out and "not in the book" not in out
+    book, after = open_book(DEFAULT), Board.from_moves("f5")
+    rows = [r.split("|")[1:-1] for r in out.splitlines() if r.startswith("| ")][1:]
+    values = book.lookup(after)
+    assert [(r[0].strip(), r[1].strip()) for r in rows] == [
+        (str(m), f"{v:+.2f}") for m, v in sorted(values.items(),
+                                                 key=lambda t: (-t[1], t[0].square))]
+    best = max(values, key=lambda m: (values[m], -m.square))
+    assert rows[0][2].split() == [str(m) for m in book.line(after, best)]
     assert main(["reversi", "play", "--no-book", "--variety", "1"]) == 2
     assert "--variety needs a book" in capsys.readouterr().err
     assert main(["reversi", "book", "show", "--book", str(tmp_path / "none.npz")]) == 2

@@ -562,8 +562,9 @@ def cmd_book_show(args: argparse.Namespace) -> int:
     if not vals:
         print(f"not in the book ({len(book)} positions)")
         return 0
-    rows = [[str(m), f"{v:+.2f}"] for m, v in sorted(vals.items(), key=lambda t: -t[1])]
-    print(format_table(["move", "value"], rows))
+    rows = [[str(m), f"{v:+.2f}", " ".join(map(str, book.line(board, m)))]
+            for m, v in sorted(vals.items(), key=lambda t: (-t[1], t[0].square))]
+    print(format_table(["move", "value", "book line"], rows))
     return 0
 
 

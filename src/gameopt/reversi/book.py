@@ -105,6 +105,16 @@ class Book:
         inv = np.argsort(_PERMS[t])  # square in the key's frame -> square on this board
         return {Move(int(inv[s]) if s < 64 else 64): v for s, v in vals.items()}
 
+    def line(self, board: Board, move: Move, longest: int = 10) -> list[Move]:
+        """``move``, then the book's best moves after it while the positions are in the
+        book (at most ``longest`` moves in all)."""
+        out = [move]
+        b = board.play(move)
+        while len(out) < longest and (m := self.choose(b)) is not None:
+            out.append(m)
+            b = b.play(m)
+        return out
+
     def choose(self, board: Board, variety: float = 0.0,
                rng: np.random.Generator | None = None) -> Move | None:
         """The best book move, or a random one within ``variety`` discs of it."""

@@ -365,17 +365,6 @@ class NBoardEngine:
                                    f"=== {_name(r.move)}/{r.score + 0.0:.2f}/{r.seconds:.1f}",
                                    "status")
 
-    def _book_line(self, board: Board, move: Move, longest: int = 10) -> str:
-        """``move`` and the book's best moves after it while they are in the book (an NBoard
-        pv: squares run together)."""
-        assert self.book is not None
-        line = [move]
-        b = board.play(move)
-        while len(line) < longest and (m := self.book.choose(b)) is not None:
-            line.append(m)
-            b = b.play(m)
-        return "".join(_name(m) for m in line)
-
     def _think_hint(self, n: int) -> None:
         board = self.board
         moves = board.legal_moves()
@@ -389,7 +378,8 @@ class NBoardEngine:
                 ranked = sorted(values.items(), key=lambda t: (-t[1], t[0].square))[:n]
                 depth = self.book.meta.get("eval_depth", 0)
                 self._say_unless_cancelled(
-                    *(f"book {self._book_line(board, m)} {v:.2f} 0 {depth}" for m, v in ranked),
+                    *(f"book {''.join(map(_name, self.book.line(board, m)))} {v:.2f} 0 {depth}"
+                      for m, v in ranked),
                     "status")
                 return
         found: list[tuple[float, str]] = []
