@@ -15,10 +15,12 @@ import contextlib
 import io
 import math
 import os
+import random
 import shutil
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from benchmarks.fuzz.engine import Context, ContractError, target, unchanged
@@ -237,6 +239,26 @@ _GO_TOKENS = [b"SZ[", b"SZ[52]", b"SZ[19:7]", b"SZ[53]", b"AB[", b"AW[", b"AE[",
               b"GM[1]", b"FF[4]", b"CA[latin-1]", b"C[", b"\\]", b"X", b"O", b"."]
 
 
+def _odd_array(rng: random.Random, dtype: str, shape: tuple[int, ...], floats: list[Any],
+               ints: list[int]) -> np.ndarray:
+    """Zeros of ``dtype`` and ``shape`` with one odd value (of ``floats`` or ``ints``, by
+    the dtype's kind; none that the dtype cannot hold) at a random place."""
+    arr = np.zeros(shape, dtype=dtype)
+    with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
+        if arr.size and arr.dtype.kind in "fc":
+            arr.flat[rng.randrange(arr.size)] = rng.choice(floats)
+        elif arr.size and arr.dtype.kind in "iu":
+            arr.flat[rng.randrange(arr.size)] = rng.choice(ints)
+    return arr
+
+
+def _npz_bytes(rng: random.Random, arrays: dict[str, np.ndarray]) -> bytes:
+    """``arrays`` as an NPZ file's bytes, compressed or not at random."""
+    buf = io.BytesIO()
+    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
+    return buf.getvalue()
+
+
 def _random_book(ctx: Context) -> bytes:
     """A fresh book-like NPZ: the book's array names (or not) of random dtypes and shapes,
     and a meta that is a book's, another format's, not an object or not text."""
@@ -248,19 +270,12 @@ def _random_book(ctx: Context) -> bytes:
     for name in rng.sample(["player", "opponent", "moves", "values", "x"], rng.randint(2, 5)):
         dtype = rng.choice([d for d in _NPZ_DTYPES if d != "O"])
         shape = rng.choice([(n,), (n, 32), (n, 31), (), (0,), (2, 2, 2)])
-        arr = np.zeros(shape, dtype=dtype)
-        with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
-            if arr.size and arr.dtype.kind in "fc":
-                arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, -1, 64])
-            elif arr.size and arr.dtype.kind in "iu":
-                arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 63, 64, 2**31 - 1])
-        arrays[name] = arr
+        arrays[name] = _odd_array(rng, dtype, shape, [np.nan, np.inf, -1, 64],
+                                  [-1, 63, 64, 2**31 - 1])
     arrays["meta"] = rng.choice([np.array(json.dumps({"format": "gameopt-book-1", "depth": 1})),
                                  np.array('{"format": "other"}'), np.array("[1]"),
                                  np.array("{"), np.zeros(2)])
-    buf = io.BytesIO()
-    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
+    return _npz_bytes(rng, arrays)
 
 
 @target("reversi.book", seeds=_files("reversi/book.npz"),
@@ -311,16 +326,9 @@ def _random_engine_npz(ctx: Context) -> bytes:
             continue
         dtype = rng.choice([d for d in _NPZ_DTYPES if d != "O"])
         shape = rng.choice([(n,), (n, 3), (15, 16, 2), (), (0,), (2, 2, 2)])
-        arr = np.zeros(shape, dtype=dtype)
-        with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
-            if arr.size and arr.dtype.kind in "fc":
-                arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, -1, 1e30])
-            elif arr.size and arr.dtype.kind in "iu":
-                arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 61, 2**31 - 1])
-        arrays[name] = arr
-    buf = io.BytesIO()
-    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
+        arrays[name] = _odd_array(rng, dtype, shape, [np.nan, np.inf, -1, 1e30],
+                                  [-1, 61, 2**31 - 1])
+    return _npz_bytes(rng, arrays)
 
 
 @target("reversi.engine-npz", seeds=_engine_seeds,
@@ -435,16 +443,10 @@ def _random_npz(ctx: Context, seed: bytes) -> bytes:
         elif dtype == "O":
             arr = np.empty(shape, dtype=object)
         else:
-            arr = np.zeros(shape, dtype=dtype)
-            with contextlib.suppress(ValueError, OverflowError), np.errstate(all="ignore"):
-                if arr.size and arr.dtype.kind in "fc":
-                    arr.flat[rng.randrange(arr.size)] = rng.choice([np.nan, np.inf, 1e300, -1])
-                elif arr.size and arr.dtype.kind in "iu":
-                    arr.flat[rng.randrange(arr.size)] = rng.choice([-1, 2**31 - 1, 5, 10**6])
+            arr = _odd_array(rng, dtype, shape, [np.nan, np.inf, 1e300, -1],
+                             [-1, 2**31 - 1, 5, 10**6])
         arrays[name] = arr
-    buf = io.BytesIO()
-    np.savez(buf, **arrays) if rng.random() < 0.5 else np.savez_compressed(buf, **arrays)
-    return buf.getvalue()
+    return _npz_bytes(rng, arrays)
 
 
 @target("deck.scores-npz", seeds=_files("deck/*.npz"),

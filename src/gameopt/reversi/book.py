@@ -182,9 +182,9 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
         return max(book.entries[key].values())
     perm = _PERMS[t]
     d = eval_depth + (depth - 1 - ply) % 2  # leaves at ply depth + eval_depth's parity
-    children = [board.play(m) for m in moves]
-    found = [_value_after(c, d) for c in children] if pool is None else \
-        list(pool.map(_value_after, children, [d] * len(children)))
+    children = {m: board.play(m) for m in moves}
+    found = [_value_after(c, d) for c in children.values()] if pool is None else \
+        list(pool.map(_value_after, children.values(), [d] * len(children)))
     vals = dict(zip(moves, found, strict=True))
     if ply + 1 < depth:
         # the window follows the backed-up values: a move first outside it enters when
@@ -197,7 +197,7 @@ def _expand(book: Book, board: Board, ply: int, depth: int, eval_depth: int, wid
                 break
             for m in todo:
                 expanded.add(m)
-                vals[m] = -_expand(book, board.play(m), ply + 1, depth, eval_depth, width,
+                vals[m] = -_expand(book, children[m], ply + 1, depth, eval_depth, width,
                                    progress, pool)
     book.entries[key] = {int(perm[m.square]): v for m, v in vals.items()}
     if progress is not None:

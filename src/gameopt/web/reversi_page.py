@@ -356,18 +356,23 @@ def _int(msg: dict[str, Any], name: str, lo: int, hi: int, cap: str = "") -> int
     return v
 
 
-def _seconds(msg: dict[str, Any], hi: float) -> float | None:
-    v = msg.get("time")
+def _number(msg: dict[str, Any], name: str, lo: float, hi: float, unit: str,
+            cap: str = "") -> float | None:
+    """The number ``msg[name]`` in ``lo..hi`` (None when absent); 400 naming the field."""
+    v = msg.get(name)
     if v is None or v == "":
         return None
     try:
         x = float(v)
     except (TypeError, ValueError, OverflowError):
-        raise Refused(400, f"time {_shown(v)}: not a number of seconds", "time") from None
-    if not math.isfinite(x) or not 0.05 <= x <= hi:
-        raise Refused(400, f"time {_shown(v)}: expected 0.05..{hi:g} seconds (this server's "
-                           "cap per request)", "time")
+        raise Refused(400, f"{name} {_shown(v)}: not a number of {unit}", name) from None
+    if not math.isfinite(x) or not lo <= x <= hi:
+        raise Refused(400, f"{name} {_shown(v)}: expected {lo:g}..{hi:g} {unit}{cap}", name)
     return x
+
+
+def _seconds(msg: dict[str, Any], hi: float) -> float | None:
+    return _number(msg, "time", 0.05, hi, "seconds", " (this server's cap per request)")
 
 
 def _shown(v: Any) -> str:
@@ -390,17 +395,10 @@ MAX_VARIETY = 8.0
 
 
 def _variety(msg: dict[str, Any]) -> float:
-    v = msg.get("variety")
-    if v is None or v == "":
-        return 0.0
-    try:
-        x = float(v)
-    except (TypeError, ValueError, OverflowError):
-        raise Refused(400, f"variety {_shown(v)}: not a number of discs", "variety") from None
-    if isinstance(v, bool) or not math.isfinite(x) or not 0 <= x <= MAX_VARIETY:
-        raise Refused(400, f"variety {_shown(v)}: expected 0..{MAX_VARIETY:g} discs",
+    if isinstance(msg.get("variety"), bool):  # float(True) is 1: not a number of discs
+        raise Refused(400, f"variety {msg['variety']!r}: expected 0..{MAX_VARIETY:g} discs",
                       "variety")
-    return x
+    return _number(msg, "variety", 0, MAX_VARIETY, "discs") or 0.0
 
 
 def decode_message(raw: str) -> Any:
