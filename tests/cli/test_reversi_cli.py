@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from gameopt.cli.main import main
+from gameopt.reversi.board import Board
 from gameopt.reversi.files import read_ggf
 from gameopt.reversi.weights import read_weights
 from tests.reversi.positions import random_position
@@ -129,6 +130,21 @@ def test_openings_then_match(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                  "--games", str(bad)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}: directory" in err and err.count("\n") == 1
+
+
+def test_match_from_the_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.ggf"
+    assert main(["reversi", "match", "--a", "depth=1,book=default,variety=4", "--b",
+                 "depth=1", "-n", "3", "--plies", "0", "--workers", "1", "-q",
+                 "--games", str(out)]) == 0
+    assert "6 games" in capsys.readouterr().out
+    games = read_ggf(out)
+    assert len(games) == 6 and all(g.start == Board.start() for g in games)
+    assert len({tuple(g.moves) for g in games}) > 2
+    assert main(["reversi", "match", "-n", "0", "--plies", "0"]) == 2
+    assert "--count 0: expected at least 1 pair" in capsys.readouterr().err
+    assert main(["reversi", "match", "-n", "2", "--plies", "-1"]) == 2
+    assert "plies=-1" in capsys.readouterr().err
 
 
 def test_train_generate_fit_then_match_with_the_weights(tmp_path: Path,

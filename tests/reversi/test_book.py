@@ -307,6 +307,36 @@ def test_match_spec_book_with_variety(tmp_path: Path) -> None:
     assert p.book is not None and p.variety == 2.5
 
 
+def test_repeats_of_an_opening_are_other_games_with_variety(tmp_path: Path) -> None:
+    from gameopt.reversi.match import run_match
+
+    book = build_book(depth=4, eval_depth=1, width=1000.0)
+    path = tmp_path / "book.npz"
+    write_book(path, book)
+    other = Player("b", depth=1, end_empties=4)
+
+    def book_lines(spec: str, openings: list[str]) -> list[tuple[bool, tuple[Move, ...]]]:
+        res = run_match(Player.from_spec(spec, "a"), other, openings, workers=1)
+        assert [g.opening for g in res.games] == [op for op in openings for _ in "ab"]
+        return [(g.a_black, g.moves[:4]) for g in res.games]  # the book's plies
+
+    varied = book_lines(f"depth=1,end=4,book={path},variety=100", [""] * 8)
+    assert len(set(varied)) > 2  # without the game's number: one game a colour
+    # replayed alike; the first pair is the game a match without repeats plays
+    assert book_lines(f"depth=1,end=4,book={path},variety=100", [""] * 8) == varied
+    assert book_lines(f"depth=1,end=4,book={path},variety=100", [""]) == varied[:2]
+    # every move of A's in the book's plies is a book move; B plays its search
+    for a_black, moves in varied:
+        board = Board.start()
+        for ply, m in enumerate(moves):
+            if (ply % 2 == 0) == a_black:
+                assert m in book.lookup(board)
+            board = board.play(m)
+    # without variety, repeats are the same game
+    best = book_lines(f"depth=1,end=4,book={path}", [""] * 3)
+    assert len(set(best)) == 2
+
+
 def test_match_spec_book_errors(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="variety= needs book=FILE"):
         Player.from_spec("depth=2,variety=1", "A")

@@ -250,7 +250,7 @@ class Breaks:
         self.inner = Player.from_spec("depth=1", "inner")
 
     @contextmanager
-    def seat(self) -> Iterator[MoveFn]:
+    def seat(self, game: int = 0) -> Iterator[MoveFn]:
         if self.left == 0:
             raise SolverError("breaks: engine gone")
         self.left -= 1

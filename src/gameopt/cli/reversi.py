@@ -101,7 +101,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--openings", default=None, metavar="FILE",
                    help="move lists, one a line (default: --count made with --seed)")
     s.add_argument("-n", "--count", type=int, default=50, help="openings to make")
-    s.add_argument("--plies", type=int, default=8)
+    s.add_argument("--plies", type=int, default=8,
+                   help="plies of each opening made (0: every pair of games from the "
+                        "start, varied only by a player's book variety)")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--workers", type=int, default=None)
     s.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT")
@@ -487,8 +489,14 @@ def cmd_match(args: argparse.Namespace) -> int:
             p = replace(p, name=f"{p.name} {control.describe()}", control=control)
         players.append(p)
     a, b = players
-    ops = (read_openings(args.openings) if args.openings
-           else make_openings(args.count, args.plies, seed=args.seed))
+    if args.openings:
+        ops = read_openings(args.openings)
+    elif args.plies == 0:  # every pair from the start: only a book's variety varies them
+        if args.count < 1:
+            raise InvalidInputError(f"--count {args.count}: expected at least 1 pair")
+        ops = [""] * args.count
+    else:
+        ops = make_openings(args.count, args.plies, seed=args.seed)
     if args.games is None:
         res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
                         progress=progress_for(args.quiet))

@@ -353,8 +353,10 @@ class ExternalPlayer:
                                     "> 0 seconds")
 
     @contextmanager
-    def seat(self) -> Iterator[Callable[[Board, Sequence[Move], Board], Move]]:
-        """Start the engine for one game; yields ``(start, moves, board) -> move``.
+    def seat(self, game: int = 0) -> Iterator[Callable[[Board, Sequence[Move], Board], Move]]:
+        """Start the engine for one game; yields ``(start, moves, board) -> move``
+        (``game``, the game's number among a match's games from one opening, is not
+        passed on: the engine's own settings decide its variety).
 
         The engine process lives for the game and is closed (``quit``, then killed if
         needed) when the block ends, normally or by an error.

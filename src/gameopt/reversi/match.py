@@ -91,15 +91,18 @@ MoveFn = Callable[[Board, Sequence[Move], Board], Move]
 class Contestant(Protocol):
     """A player of a match: a name, and a seat at one game.
 
-    ``seat()`` is entered once per game (an external engine starts its process there and
-    stops it on exit); what it yields is asked for every move of that player's colour.
-    Contestants travel to worker processes, so they must pickle.
+    ``seat(game)`` is entered once per game (an external engine starts its process there
+    and stops it on exit); what it yields is asked for every move of that player's colour.
+    ``game`` numbers the games of a match that start from one opening with one colour
+    (0 for the first, 1 for the opening's next pair...), so that a player that varies its
+    moves can vary them between such games. Contestants travel to worker processes, so
+    they must pickle.
     """
 
     @property
     def name(self) -> str: ...
 
-    def seat(self) -> AbstractContextManager[MoveFn]: ...
+    def seat(self, game: int = 0) -> AbstractContextManager[MoveFn]: ...
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,9 @@ class Player:
     and an optional opening book (its best move is played while the position is in it;
     with ``variety`` > 0, in a game of :meth:`seat`, any book move within ``variety``
     discs of the best, drawn by a generator seeded from the game's moves before the
-    engine's first move and its colour: varied across openings and colours, the same
-    games when a match is replayed).
+    engine's first move, its colour and the game's number among those of its opening:
+    varied across openings, colours and repeats of an opening, the same games when a
+    match is replayed).
 
     With a ``control`` (:class:`~gameopt.reversi.timing.TimeControl`: time per move or a
     game clock) the engine thinks by time instead of to ``depth``
@@ -154,10 +158,11 @@ class Player:
         """The move this setting plays (``board`` has a legal move or a pass)."""
         return self.think(board)[0]
 
-    def seat(self) -> AbstractContextManager[MoveFn]:
-        """This engine at a game: the board, and the history only to seed the book's
-        variety. With a game clock, the time each move took (on the control's clock) is
-        taken off it."""
+    def seat(self, game: int = 0) -> AbstractContextManager[MoveFn]:
+        """This engine at a game: the board, and the history and ``game`` (the game's
+        number among those of its opening and colour) only to seed the book's variety.
+        With a game clock, the time each move took (on the control's clock) is taken off
+        it."""
         varied = self.book is not None and self.variety > 0
         if not varied and self.control is None:
             return nullcontext(lambda start, moves, board: self.choose(board))
@@ -168,7 +173,7 @@ class Player:
 
         def move(start: Board, moves: Sequence[Move], board: Board) -> Move:
             if varied and not rngs:
-                rngs.append(_game_rng(start, moves, board.side))
+                rngs.append(_game_rng(start, moves, board.side, game))
             m, _, used = self.decide(board, self.variety, rngs[0] if rngs else None,
                                      remaining=clock["left"], table=table)
             if control is not None and clock["left"] is not None:
@@ -377,10 +382,15 @@ def _spec_number(name: str, part: str, what: str) -> float:
         raise InvalidInputError(f"player {name}: {part!r}: {what}") from None
 
 
-def _game_rng(start: Board, moves: Sequence[Move], side: str) -> np.random.Generator:
-    """A generator seeded by the game so far (start, moves) and the engine's colour."""
+def _game_rng(start: Board, moves: Sequence[Move], side: str, game: int = 0
+              ) -> np.random.Generator:
+    """A generator seeded by the game so far (start, moves), the engine's colour and the
+    game's number among those of its opening (the first game's seed is that of a match
+    without repeats)."""
     text = f"{start.player:x} {start.opponent:x} {start.side} {side} " + "".join(
         str(m) for m in moves)
+    if game:
+        text += f" #{game}"
     return make_rng(zlib.crc32(text.encode()))
 
 
@@ -425,11 +435,12 @@ class GameRecord:
         return 1.0 if self.a_diff > 0 else 0.5 if self.a_diff == 0 else 0.0
 
 
-def play_game(black: Contestant, white: Contestant, opening: str = ""
+def play_game(black: Contestant, white: Contestant, opening: str = "", game: int = 0
               ) -> tuple[tuple[Move, ...], int]:
     """Play from the opening to the end; returns (moves after it, Black's disc difference).
 
-    Both players are seated for the whole game and unseated however it ends.
+    Both players are seated (with ``game``, the game's number among a match's games from
+    this opening and colour) for the whole game and unseated however it ends.
 
     Raises
     ------
@@ -442,7 +453,8 @@ def play_game(black: Contestant, white: Contestant, opening: str = ""
     n_opening = len(history)
     board = Board.from_moves(opening)
     with ExitStack() as stack:
-        turn = {"X": stack.enter_context(black.seat()), "O": stack.enter_context(white.seat())}
+        turn = {"X": stack.enter_context(black.seat(game)),
+                "O": stack.enter_context(white.seat(game))}
         while not board.is_game_over():
             move = turn[board.side](start, tuple(history), board)
             if move not in board.legal_moves():
@@ -454,9 +466,9 @@ def play_game(black: Contestant, white: Contestant, opening: str = ""
     return tuple(history[n_opening:]), board.black_score()
 
 
-def _game_job(job: tuple[Contestant, Contestant, str, bool]) -> GameRecord:
-    a, b, opening, a_black = job
-    moves, diff = play_game(a if a_black else b, b if a_black else a, opening)
+def _game_job(job: tuple[Contestant, Contestant, str, bool, int]) -> GameRecord:
+    a, b, opening, a_black, game = job
+    moves, diff = play_game(a if a_black else b, b if a_black else a, opening, game)
     return GameRecord(opening, a_black, moves, diff)
 
 
@@ -572,6 +584,9 @@ def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
               on_game: Callable[[GameRecord], None] | None = None) -> MatchResult:
     """Each opening twice (A Black, then A White), in parallel; then :func:`match_stats`.
 
+    An opening may repeat (``""``, the start position, n times: n pairs from the start);
+    its k-th pair is seated as game k, so a player with book variety plays other games.
+
     ``on_game`` is called with each game as it ends (in finishing order, in this process),
     e.g. :meth:`GameLog.add`, so that a stopped match keeps the games it finished.
 
@@ -587,7 +602,11 @@ def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
         raise InvalidInputError("match: no openings")
     if a.name == b.name:
         raise InvalidInputError(f"match: both players are named {a.name!r}")
-    jobs = [(a, b, op, a_black) for op in openings for a_black in (True, False)]
+    seen: dict[str, int] = {}
+    jobs = []
+    for op in openings:
+        game = seen[op] = seen.get(op, -1) + 1
+        jobs += [(a, b, op, a_black, game) for a_black in (True, False)]
     games = parallel_map(_game_job, jobs, scheduler=scheduler, workers=workers,
                          progress=progress,
                          on_result=None if on_game is None else lambda _, g: on_game(g))
