@@ -261,6 +261,34 @@ def test_learning_keeps_the_values_already_in_the_book(tmp_path: Path) -> None:
     assert read_book(tmp_path / "b.npz").entries.keys() == book.entries.keys()
 
 
+def test_learning_into_a_built_book_values_new_moves_at_its_leaf_parity() -> None:
+    """New moves of a learned line are searched as the build searches unexpanded ones:
+    ``eval_depth`` plies deep, one more where ``depth - 1 - ply`` is odd."""
+    depth, eval_depth = 2, 1
+    book = build_book(depth=depth, eval_depth=eval_depth, width=0.0)
+    moves, boards = _line("f5f4e3f6d3")  # leaves the width-0 book at once
+    assert not book.lookup(boards[1]) or not book.lookup(boards[2])
+    before = {k: dict(v) for k, v in book.entries.items()}
+    learn_line(book, moves)
+    checked = {0: 0, 1: 0}
+    for ply, (b, m) in enumerate(zip(boards[:-1], moves, strict=True)):
+        if m.is_pass or canonical(b)[0] in before:
+            continue
+        d = eval_depth + (depth - 1 - ply) % 2
+        for other, v in book.lookup(b).items():
+            if other != m:
+                assert v == pytest.approx(_value_after(b.play(other), d)), (ply, str(other))
+                checked[d - eval_depth] += 1
+    assert checked[0] >= 3 and checked[1] >= 3  # both parities met
+    # a book without the rule (learned from empty) searches every ply alike
+    plain = empty_book(eval_depth=1)
+    learn_line(plain, moves)
+    for b, m in zip(boards[:-1], moves, strict=True):
+        for other, v in plain.lookup(b).items():
+            if other != m:
+                assert v == pytest.approx(_value_after(b.play(other), 1))
+
+
 def test_learning_a_line_that_ends_on_a_pass_or_is_illegal() -> None:
     book = empty_book(eval_depth=1)
     assert learn_line(book, [], start=BLACK_PASSES) == 1  # White's a1 after the pass

@@ -16,8 +16,9 @@ smallest image), so the four first moves cost one.
 
 Learning (:func:`learn_line`, NBoard's ``learn``) adds a played game to a book: every
 position of the line gets a value for each of its moves (kept if the book already has
-one, else the ``eval_depth`` search), except the move played, whose value is backed up
-by negamax from the end of the line (the final score when the game is over).
+one, else the ``eval_depth`` search, one ply deeper where the book's build rule puts it
+when the book was built with that rule), except the move played, whose value is backed
+up by negamax from the end of the line (the final score when the game is over).
 
 Values are in discs for the side to move (midgame evaluations, exact when a search reached
 the end). A book is an ``.npz`` file: ``player``, ``opponent`` (uint64, n), ``moves``
@@ -227,6 +228,10 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
     earlier position's played move gets minus the value of the position after it, its
     other moves keep their book values or get the ``eval_depth`` search, and the position
     is worth its best move. Pass positions have no entry (they pass the value through).
+    In a book built at one leaf parity (``meta["leaf_parity"]``, depth D), a new move at
+    ply p of the line is searched one ply deeper where ``D - 1 - p`` is odd, as the build
+    values its unexpanded moves, so that its value rests on leaves of the same parity as
+    the built values beside it (``start`` is then taken to be the build's start).
 
     Parameters
     ----------
@@ -259,6 +264,14 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
         meta_depth if isinstance(meta_depth, int) else 4
     if depth < 1:
         raise InvalidInputError(f"book learn: eval_depth={depth}: need eval_depth >= 1")
+    meta_built = book.meta.get("depth")
+    built = meta_built if isinstance(meta_built, int) and book.meta.get("leaf_parity") is True \
+        else 0
+
+    def depth_at(ply: int) -> int:
+        """The search depth of new moves at ``ply`` of the line (the build's rule)."""
+        return depth + (built - 1 - ply) % 2 if built > 0 else depth
+
     boards = [start or Board.start()]
     line = list(moves)
     for ply, m in enumerate(line, 1):
@@ -270,9 +283,12 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
         boards.append(boards[-1].play(PASS))
     before = len(book)
     last = boards[-1]
-    value = float(last.score()) if last.is_game_over() else _learn_position(book, last, depth)
-    for board, m in zip(reversed(boards[:-1]), reversed(line), strict=True):
-        value = -value if m.is_pass else _learn_position(book, board, depth, (m, -value))
+    value = float(last.score()) if last.is_game_over() else \
+        _learn_position(book, last, depth_at(len(line)))
+    for ply in range(len(line) - 1, -1, -1):
+        m = line[ply]
+        value = -value if m.is_pass else \
+            _learn_position(book, boards[ply], depth_at(ply), (m, -value))
     return len(book) - before
 
 
