@@ -64,8 +64,24 @@ class Client:
         return self.proc.wait(timeout=60)
 
 
+@pytest.fixture(scope="module")
+def warm_kernels() -> None:
+    """Load the engine's search kernels in this process first, compiling them into
+    numba's on-disk cache if needed: the child process then loads them from the cache in
+    seconds instead of compiling them for minutes (after a source edit, on a loaded
+    machine) inside the replies' time limits."""
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    for line in ("nboard 2", "set depth 2", "set game " + GGF, "go"):
+        e.handle(line)
+    e.wait_search()
+    e.handle("hint 2")
+    e.wait_search()
+    assert any(s.startswith("===") for s in out)
+
+
 @pytest.fixture
-def client():  # type: ignore[no-untyped-def]
+def client(warm_kernels: None):  # type: ignore[no-untyped-def]
     c = Client()
     yield c
     if c.proc.poll() is None:
@@ -135,7 +151,8 @@ def test_engine_pass_and_game_over() -> None:
     assert out[-1] == "status game over"
 
 
-def test_learn_adds_the_game_to_the_book_file_and_go_plays_from_it(tmp_path: Path) -> None:
+def test_learn_adds_the_game_to_the_book_file_and_go_plays_from_it(
+        tmp_path: Path, warm_kernels: None) -> None:
     path = tmp_path / "book.npz"  # absent: learn creates it
     rest, _ = play_game(Player("a", depth=1, end_empties=6), Player("b", depth=1,
                                                                     end_empties=6), OPENING)
@@ -232,7 +249,7 @@ def test_the_shipped_book_answers_hints_with_its_lines() -> None:
         board = board.play(next(m for m in board.legal_moves() if str(m) == sq))
 
 
-def test_the_shipped_book_answers_go_and_learns_without_saving() -> None:
+def test_the_shipped_book_answers_go_and_learns_without_saving(warm_kernels: None) -> None:
     from gameopt.reversi.book import DEFAULT, SHIPPED, open_book
 
     book, stamp = open_book(DEFAULT), SHIPPED.stat().st_mtime_ns
