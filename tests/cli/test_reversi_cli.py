@@ -275,6 +275,14 @@ def test_match_against_an_external_engine(capsys: pytest.CaptureFixture[str]) ->
     assert "exited (code 3)" in err and err.count("\n") == 1
 
 
+def test_nboard_takes_a_book_or_no_book(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["reversi", "nboard", "--book", "b.npz", "--no-book"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1
+    assert "argument --no-book: not allowed with argument --book" in err
+
+
 def test_nboard_book_that_is_not_a_book(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     junk = tmp_path / "junk.npz"

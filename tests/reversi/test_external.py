@@ -13,7 +13,7 @@ from gameopt.reversi.external import ExternalPlayer, NBoardClient, parse_reply
 from gameopt.reversi.match import Player, parse_player, play_game, run_match
 
 FAKE = Path(__file__).resolve().parents[1] / "data" / "reversi" / "fake_nboard.py"
-OURS = (sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard")
+OURS = (sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard", "--no-book")
 #: Black to move has none (a1 empty, b1 black, the rest white); White can take a1.
 BLACK_PASSES = Board.from_str("-X" + "O" * 62 + " X")
 
@@ -106,8 +106,8 @@ def test_engine_that_cannot_start() -> None:
 
 
 def test_player_specs() -> None:
-    p = parse_player(f"nboard={sys.executable} -m gameopt.cli.main reversi nboard, depth=3, "
-                     "timeout=9.5", "B")
+    p = parse_player(f"nboard={sys.executable} -m gameopt.cli.main reversi nboard --no-book, "
+                     "depth=3, timeout=9.5", "B")
     assert p == ExternalPlayer("B", OURS, depth=3, timeout=9.5)
     assert parse_player("depth=3", "A") == Player("A", depth=3)
     for spec, message in [

@@ -82,7 +82,7 @@ def warm_kernels() -> None:
 
 @pytest.fixture
 def client(warm_kernels: None):  # type: ignore[no-untyped-def]
-    c = Client()
+    c = Client("--no-book")  # these tests drive the search
     yield c
     if c.proc.poll() is None:
         c.proc.kill()
@@ -255,7 +255,7 @@ def test_the_shipped_book_answers_go_and_learns_without_saving(warm_kernels: Non
     book, stamp = open_book(DEFAULT), SHIPPED.stat().st_mtime_ns
     best = book.choose(Board.start())
     assert best is not None
-    client = Client("--book", "default", "--learn-depth", "1")
+    client = Client("--learn-depth", "1")  # the shipped book unless --no-book
     try:
         client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
                     "go")
@@ -276,7 +276,8 @@ def test_learn_without_a_book_says_so() -> None:
     out: list[str] = []
     e = NBoardEngine(out.append)
     e.handle("learn")
-    assert out == ["status learn: no book (start the engine with --book FILE)", "learned"]
+    assert out == ["status learn: no book (the engine was started with --no-book)",
+                   "learned"]
 
 
 @pytest.mark.parametrize("line, status", [

@@ -273,10 +273,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     f.set_defaults(func=cmd_train_mpc)
 
     s = ss.add_parser("nboard", help="speak the NBoard protocol on stdin/stdout (for GUIs)")
-    s.add_argument("--book", default=None, metavar="FILE",
+    g = s.add_mutually_exclusive_group()
+    g.add_argument("--book", default=None, metavar="FILE",
                    help="opening book (.npz) for moves; 'learn' adds the game to it and saves "
-                        "it (a missing FILE starts an empty book; 'default': the shipped "
+                        "it (a missing FILE starts an empty book; default: the shipped "
                         "book, learned into but not saved)")
+    g.add_argument("--no-book", action="store_true",
+                   help="no opening book: every move searched (for benchmarks)")
     s.add_argument("--learn-depth", type=int, default=None, metavar="D",
                    help="search depth of the values 'learn' adds (default: the book's eval "
                         "depth; 4 for a new book)")
@@ -447,9 +450,11 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     if args.learn_depth is not None and not 1 <= args.learn_depth <= 60:
         raise InvalidInputError(f"--learn-depth {args.learn_depth}: expected 1..60")
     book, path = None, args.book
-    if args.book == DEFAULT:  # the shipped book: learned into, never written
+    if args.no_book:
+        path = None
+    elif args.book in (None, DEFAULT):  # the shipped book: learned into, never written
         book, path = open_book(DEFAULT), None
-    elif args.book is not None:
+    else:
         if Path(args.book).exists():
             book = read_book(args.book)
         else:

@@ -261,7 +261,7 @@ class NBoardEngine:
 
     def _learn(self, line: str, args: list[str]) -> None:
         if self.book is None:
-            self.say("status learn: no book (start the engine with --book FILE)")
+            self.say("status learn: no book (the engine was started with --no-book)")
         else:
             added = learn_line(self.book, self.moves, self.game_start, self.learn_depth)
             if self.book_path is not None:
