@@ -157,6 +157,52 @@ def test_threads_build_the_same_book(tmp_path: Path,
     assert not (tmp_path / "c.npz").exists()
 
 
+def test_openings_are_the_distinct_book_positions_at_a_ply(tmp_path: Path) -> None:
+    from gameopt.cli.main import main
+
+    book = build_book(depth=4, eval_depth=1, width=1.0)
+
+    def walk(plies: int, max_loss: float | None) -> set[tuple[int, int]]:
+        """Every position reached by ``plies`` book moves, each into the book (brute force
+        over move sequences, without the symmetry reduction)."""
+        level = [Board.start()]
+        for _ in range(plies):
+            nxt = []
+            for b in level:
+                vals = book.lookup(b)
+                for m, v in vals.items():
+                    if (max_loss is None or v >= max(vals.values()) - max_loss) \
+                            and book.lookup(b.play(m)):
+                        nxt.append(b.play(m))
+            level = nxt
+        return {canonical(b)[0] for b in level}
+
+    for plies in (1, 2, 3):
+        for loss in (None, 0.0, 0.5):
+            ops = book.openings(plies, loss)
+            assert ops == sorted(ops) and all(len(op) == 2 * plies for op in ops)
+            keys = [canonical(Board.from_moves(op))[0] for op in ops]
+            assert len(set(keys)) == len(keys)  # one line per position up to symmetry
+            assert set(keys) == walk(plies, loss)
+            for op in ops:  # each position of the line is in the book
+                assert all(book.lookup(Board.from_moves(op[:2 * k])) for k in range(plies + 1))
+    assert len(book.openings(3)) > len(book.openings(3, 0.0)) >= 1
+    with pytest.raises(InvalidInputError, match="no book position 4 plies from the start"):
+        book.openings(4)
+    with pytest.raises(InvalidInputError, match="plies=0"):
+        book.openings(0)
+    with pytest.raises(InvalidInputError, match="max_loss=-1"):
+        book.openings(2, -1.0)
+    path, out = tmp_path / "b.npz", tmp_path / "ops.txt"
+    write_book(path, book)
+    assert main(["reversi", "book", "openings", "--plies", "2", "--book", str(path),
+                 "-o", str(out)]) == 0
+    assert out.read_text().split() == book.openings(2)
+    assert main(["reversi", "book", "openings", "--plies", "9", "--book", str(path),
+                 "-o", str(tmp_path / "never.txt")]) == 2
+    assert not (tmp_path / "never.txt").exists()
+
+
 def test_variety_and_use_in_games() -> None:
     book = build_book(depth=2, eval_depth=1, width=1000.0)
     rng = np.random.default_rng(0)

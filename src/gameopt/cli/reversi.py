@@ -150,6 +150,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     b.add_argument("--book", default="default", metavar="FILE",
                    help="the book file (default: the shipped book)")
     b.set_defaults(func=cmd_book_show)
+    b = bs.add_parser("openings", help="openings inside the book, for matches: the distinct "
+                      "positions N book moves from the start")
+    b.add_argument("--plies", type=int, default=6)
+    b.add_argument("--max-loss", type=float, default=None, metavar="DISCS",
+                   help="only moves within this many discs of their position's best "
+                        "(default: every move the book expanded)")
+    b.add_argument("--book", default="default", metavar="FILE",
+                   help="the book file (default: the shipped book)")
+    b.add_argument("-o", "--output", required=True, metavar="FILE")
+    b.set_defaults(func=cmd_book_openings)
 
     s = ss.add_parser("train", help="pattern evaluation: self-play data, then fitting")
     ts = s.add_subparsers(dest="train_command", metavar="ACTION", required=True)
@@ -578,6 +588,18 @@ def cmd_book_show(args: argparse.Namespace) -> int:
     rows = [[str(m), f"{v:+.2f}", " ".join(map(str, book.line(board, m)))]
             for m, v in sorted(vals.items(), key=lambda t: (-t[1], t[0].square))]
     print(format_table(["move", "value", "book line"], rows))
+    return 0
+
+
+def cmd_book_openings(args: argparse.Namespace) -> int:
+    from gameopt.reversi.book import open_book
+    from gameopt.reversi.match import write_openings
+
+    book = open_book(args.book)
+    ops = book.openings(args.plies, args.max_loss)
+    write_openings(args.output, ops)
+    print(f"wrote {len(ops)} openings of {args.plies} plies inside {args.book} to "
+          f"{args.output}")
     return 0
 
 

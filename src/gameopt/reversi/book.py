@@ -116,6 +116,40 @@ class Book:
             b = b.play(m)
         return out
 
+    def openings(self, plies: int, max_loss: float | None = None) -> list[str]:
+        """Move lists of the distinct positions (up to symmetry) ``plies`` book moves from
+        the start, each move leading to a position in the book (with ``max_loss``: only
+        moves within that many discs of their position's best), in move-list order; for
+        matches that start inside the book.
+
+        Raises
+        ------
+        InvalidInputError
+            ``plies`` < 1, a negative ``max_loss``, or no book position that far (a book
+            of depth D has positions up to ply D - 1).
+        """
+        if plies < 1 or (max_loss is not None and not max_loss >= 0):
+            raise InvalidInputError(f"book openings: plies={plies}, max_loss={max_loss}: "
+                                    "need plies >= 1 and max_loss >= 0")
+        level = {canonical(Board.start())[0]: ("", Board.start())}
+        for ply in range(plies):
+            nxt: dict[tuple[int, int], tuple[str, Board]] = {}
+            for seq, board in sorted(level.values(), key=lambda t: t[0]):
+                vals = self.lookup(board)
+                top = max(vals.values(), default=0.0)
+                for m in sorted(vals, key=lambda m: m.square):
+                    if m.is_pass or (max_loss is not None and vals[m] < top - max_loss):
+                        continue
+                    child = board.play(m)
+                    if not self.lookup(child):
+                        continue  # every position of the line is in the book
+                    nxt.setdefault(canonical(child)[0], (seq + str(m).lower(), child))
+            level = nxt
+            if not level:
+                raise InvalidInputError(f"book openings: no book position {ply + 1} plies "
+                                        f"from the start ({len(self)} positions in the book)")
+        return sorted(seq for seq, _ in level.values())
+
     def choose(self, board: Board, variety: float = 0.0,
                rng: np.random.Generator | None = None) -> Move | None:
         """The best book move, or a random one within ``variety`` discs of it."""
