@@ -255,7 +255,7 @@ def test_the_shipped_book_answers_go_and_learns_without_saving(warm_kernels: Non
     book, stamp = open_book(DEFAULT), SHIPPED.stat().st_mtime_ns
     best = book.choose(Board.start())
     assert best is not None
-    client = Client("--learn-depth", "1")  # the shipped book unless --no-book
+    client = Client("--book", "default", "--learn-depth", "1")
     try:
         client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
                     "go")
@@ -270,6 +270,29 @@ def test_the_shipped_book_answers_go_and_learns_without_saving(warm_kernels: Non
         if client.proc.poll() is None:
             client.proc.kill()
     assert SHIPPED.stat().st_mtime_ns == stamp
+
+
+def test_by_default_the_shipped_book_answers_and_is_not_learned_into(
+        warm_kernels: None) -> None:
+    from gameopt.reversi.book import DEFAULT, open_book
+
+    book = open_book(DEFAULT)
+    best = book.choose(Board.start())
+    assert best is not None
+    client = Client()  # no options: the shipped book
+    try:
+        client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
+                    "go")
+        got = client.until(lambda s: s.startswith("==="))
+        assert "status book move" in got
+        assert got[-1] == f"=== {best}/{book.lookup(Board.start())[best]:.2f}/0.0"
+        client.send(f"move {best}", "learn")
+        got = client.until(lambda s: s == "learned", timeout=30)
+        assert any("the shipped book is not learned into" in s for s in got), got
+        assert client.close() == 0
+    finally:
+        if client.proc.poll() is None:
+            client.proc.kill()
 
 
 def test_learn_without_a_book_says_so() -> None:

@@ -287,7 +287,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--book", default=None, metavar="FILE",
                    help="opening book (.npz) for moves; 'learn' adds the game to it and saves "
                         "it (a missing FILE starts an empty book; default: the shipped "
-                        "book, learned into but not saved)")
+                        "book, not learned into; 'default': the shipped book, learned into "
+                        "in memory, not saved)")
     g.add_argument("--no-book", action="store_true",
                    help="no opening book: every move searched (for benchmarks)")
     s.add_argument("--learn-depth", type=int, default=None, metavar="D",
@@ -462,15 +463,16 @@ def cmd_nboard(args: argparse.Namespace) -> int:
     book, path = None, args.book
     if args.no_book:
         path = None
-    elif args.book in (None, DEFAULT):  # the shipped book: learned into, never written
-        book, path = open_book(DEFAULT), None
+    elif args.book in (None, DEFAULT):  # the shipped book: never written; learned into in
+        book, path = open_book(DEFAULT), None  # memory only when named (--book default)
     else:
         if Path(args.book).exists():
             book = read_book(args.book)
         else:
             book = empty_book(args.learn_depth or 4)
             print(f"{args.book}: no such file; learn will create it", file=sys.stderr)
-    return run(book=book, book_path=path, learn_depth=args.learn_depth)
+    return run(book=book, book_path=path, learn_depth=args.learn_depth,
+               learn=args.no_book or args.book is not None)
 
 
 def cmd_openings(args: argparse.Namespace) -> int:

@@ -25,7 +25,9 @@ Commands handled (anything else is ignored, as the protocol asks):
 ``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves (N >= 1).
 ``ping N``           stop any search, then ``pong N``.
 ``learn``            with a book: add the current game (the ``set game`` line and the
-                     moves since) to it and save it; then answer ``learned``.
+                     moves since) to it and save it (a book file); then answer
+                     ``learned``. An engine made with ``learn=False`` (``gameopt reversi
+                     nboard`` with its default, the shipped book) says it does not learn.
 ``quit``             ends the session.
 
 With an opening book (:class:`~gameopt.reversi.book.Book`), ``go`` answers the book's
@@ -129,16 +131,20 @@ class NBoardEngine:
         Where ``learn`` saves the book (not saved when ``None``).
     learn_depth : int or None
         Search depth of the values ``learn`` adds (default: the book's eval depth).
+    learn : bool
+        False: ``learn`` leaves the book as it is and says so (the engine's default book,
+        which a game's searches would only change in memory, for seconds a game).
     """
 
     def __init__(self, write: Callable[[str], None], book: Book | None = None,
-                 book_path: str | Path | None = None, learn_depth: int | None = None
-                 ) -> None:
+                 book_path: str | Path | None = None, learn_depth: int | None = None,
+                 learn: bool = True) -> None:
         self._write = write
         self._lock = threading.Lock()
         self.book = book
         self.book_path = book_path
         self.learn_depth = learn_depth
+        self.learn = learn
         self.game_start = Board.start()  # the game so far: start, then moves (passes explicit)
         self.moves: list[Move] = []
         self.board = Board.start()
@@ -262,6 +268,9 @@ class NBoardEngine:
     def _learn(self, line: str, args: list[str]) -> None:
         if self.book is None:
             self.say("status learn: no book (the engine was started with --no-book)")
+        elif not self.learn:
+            self.say("status learn: the shipped book is not learned into (start the engine "
+                     "with --book FILE to learn games, or --book default to learn in memory)")
         else:
             added = learn_line(self.book, self.moves, self.game_start, self.learn_depth)
             if self.book_path is not None:
@@ -416,10 +425,11 @@ def _name(move: Move | None) -> str:
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         book: Book | None = None, book_path: str | Path | None = None,
-        learn_depth: int | None = None) -> int:
+        learn_depth: int | None = None, learn: bool = True) -> int:
     """Serve the protocol until ``quit`` or the end of input; returns 0.
 
-    ``book``, ``book_path`` and ``learn_depth`` are those of :class:`NBoardEngine`.
+    ``book``, ``book_path``, ``learn_depth`` and ``learn`` are those of
+    :class:`NBoardEngine`.
     """
     stdin = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -428,7 +438,7 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         out.write(line + "\n")
         out.flush()
 
-    engine = NBoardEngine(write, book, book_path, learn_depth)
+    engine = NBoardEngine(write, book, book_path, learn_depth, learn)
     lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:  # on its own thread: a stopping command is seen while others wait
