@@ -27,10 +27,8 @@ Run: ``python benchmarks/bench_reversi_book_worth.py [--plies 6] [--depth 8] [--
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import shlex
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -41,23 +39,31 @@ from gameopt.reversi.book import DEFAULT, open_book
 from gameopt.reversi.match import GameLog, MatchResult, parse_player, run_match
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_reversi_paired import Pairs, paired_difference  # noqa: E402
 from bench_reversi_strength import PEERS, build_zebra, equal_depth_exact, row  # noqa: E402
 
 
-def paired(a: MatchResult, b: MatchResult) -> tuple[float, float, float]:
-    """A's mean score minus B's over the same openings in the same order, pair by pair, in
-    points, with a 95 % interval from the normal model over the per-opening differences."""
-    def pairs(res: MatchResult) -> list[float]:
-        g = res.games
-        return [g[i].a_points + g[i + 1].a_points for i in range(0, len(g), 2)]
+def pairs(res: MatchResult) -> Pairs:
+    """A's points in each pair of ``res`` (its games in match order, two per opening),
+    keyed by (opening, occurrence) as ``bench_reversi_paired`` keys them."""
+    seen: dict[str, int] = {}
+    points: dict[tuple[str, int], float] = {}
+    g = res.games
+    for i in range(0, len(g), 2):
+        k = seen[g[i].opening] = seen.get(g[i].opening, -1) + 1
+        points[(g[i].opening, k)] = g[i].a_points + g[i + 1].a_points
+    return Pairs(points, 0)
 
+
+def paired(a: MatchResult, b: MatchResult) -> tuple[float, float, float]:
+    """A's mean score minus B's over the same openings, pair by pair, in points, with a 95 %
+    interval from the normal model over the per-opening differences
+    (``bench_reversi_paired.paired_difference``)."""
     pa, pb = pairs(a), pairs(b)
-    if [x.opening for x in a.games] != [x.opening for x in b.games]:
+    if set(pa.points) != set(pb.points):
         raise ValueError("paired: the two matches played other openings")
-    d = [50.0 * (x - y) for x, y in zip(pa, pb, strict=True)]
-    mean = statistics.fmean(d)
-    half = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else math.nan
-    return mean, mean - half, mean + half
+    _, mean, (lo, hi) = paired_difference(pa, pb)
+    return 100 * mean, 100 * lo, 100 * hi
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +93,11 @@ def main(argv: list[str] | None = None) -> int:
     exact = equal_depth_exact(args.depth)
     base = f"depth={args.depth},end={exact}"
     with_book = f"{base},book={book_name}"
+    try:  # bad specs (a book path with ',' or '=') before any game is played
+        for spec in (base, with_book):
+            parse_player(spec, "check")
+    except GameoptError as e:
+        ap.error(f"--book {book_name!r}: {e}")
     print(f"{len(openings)} openings {args.plies} plies into {book_name} x 2 colours, "
           f"depth {args.depth}, exact from {exact} empties, {args.workers} workers",
           file=sys.stderr)
@@ -128,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(row("book", "gameopt, no book", own, f"{wall_own:.0f} s wall"))
     print(format_table(["gameopt", "against", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
+    first = f", its first {len(openings)}" if args.count is not None else ""
     print(f"\nopenings: gameopt reversi book openings --plies {args.plies} --book "
-          f"{book_name} -o OPENINGS ({len(openings)}); equivalent commands:")
+          f"{book_name} -o OPENINGS{first} ({len(openings)}); equivalent commands:")
     for c in commands:
         print("  " + c)
     return 0

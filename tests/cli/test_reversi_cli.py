@@ -94,6 +94,9 @@ def test_bench_ffo_first_positions(reversi_data: Path,
     (["reversi", "match", "--openings", "/nonexistent.txt"], "no such file"),
     (["reversi", "openings", "-n", "0", "-o", "/tmp/never-written.txt"], "count=0"),
     (["reversi", "nboard", "--learn-depth", "0"], "--learn-depth 0: expected 1..60"),
+    (["reversi", "nboard", "--learn-depth", "3"], "--learn-depth 3: learning needs --book"),
+    (["reversi", "nboard", "--no-book", "--learn-depth", "3"],
+     "--learn-depth 3: learning needs --book"),
 ])
 def test_bad_input_one_line_exit_2(args: list[str], message: str,
                                    capsys: pytest.CaptureFixture[str]) -> None:
@@ -141,6 +144,10 @@ def test_match_from_the_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     games = read_ggf(out)
     assert len(games) == 6 and all(g.start == Board.start() for g in games)
     assert len({tuple(g.moves) for g in games}) > 2
+    assert main(["reversi", "match", "--a", "depth=1", "--b", "depth=1,end=4", "-n", "2",
+                 "--plies", "0", "--workers", "1", "-q"]) == 0
+    cap = capsys.readouterr()
+    assert "neither player has book variety" in cap.err and "4 games" in cap.out
     assert main(["reversi", "match", "-n", "0", "--plies", "0"]) == 2
     assert "--count 0: expected at least 1 pair" in capsys.readouterr().err
     assert main(["reversi", "match", "-n", "2", "--plies", "-1"]) == 2

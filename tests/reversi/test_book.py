@@ -309,23 +309,31 @@ def test_learning_keeps_the_values_already_in_the_book(tmp_path: Path) -> None:
 
 def test_learning_into_a_built_book_values_new_moves_at_its_leaf_parity() -> None:
     """New moves of a learned line are searched as the build searches unexpanded ones:
-    ``eval_depth`` plies deep, one more where ``depth - 1 - ply`` is odd."""
+    ``eval_depth`` plies deep, one more where ``depth - 1 - ply`` is odd; with another
+    learning depth, whichever of it and one more puts the leaves at the build's parity."""
     depth, eval_depth = 2, 1
-    book = build_book(depth=depth, eval_depth=eval_depth, width=0.0)
+    built = build_book(depth=depth, eval_depth=eval_depth, width=0.0)
     moves, boards = _line("f5f4e3f6d3")  # leaves the width-0 book at once
-    assert not book.lookup(boards[1]) or not book.lookup(boards[2])
-    before = {k: dict(v) for k, v in book.entries.items()}
-    learn_line(book, moves)
-    checked = {0: 0, 1: 0}
-    for ply, (b, m) in enumerate(zip(boards[:-1], moves, strict=True)):
-        if m.is_pass or canonical(b)[0] in before:
-            continue
-        d = eval_depth + (depth - 1 - ply) % 2
-        for other, v in book.lookup(b).items():
-            if other != m:
-                assert v == pytest.approx(_value_after(b.play(other), d)), (ply, str(other))
-                checked[d - eval_depth] += 1
-    assert checked[0] >= 3 and checked[1] >= 3  # both parities met
+    assert not built.lookup(boards[1]) or not built.lookup(boards[2])
+    for learn_depth in (None, 2):
+        book = Book({k: dict(v) for k, v in built.entries.items()}, dict(built.meta))
+        learn_line(book, moves, eval_depth=learn_depth)
+        base = learn_depth or eval_depth
+        checked = {0: 0, 1: 0}
+        ply = -1  # moves played before b, passes not counted (the build's plies)
+        for b, m in zip(boards[:-1], moves, strict=True):
+            if m.is_pass:
+                continue
+            ply += 1
+            if canonical(b)[0] in built.entries:
+                continue
+            d = base + (depth + eval_depth - ply - 1 - base) % 2
+            assert (ply + 1 + d) % 2 == (depth + eval_depth) % 2
+            for other, v in book.lookup(b).items():
+                if other != m:
+                    assert v == pytest.approx(_value_after(b.play(other), d)), (ply, other)
+                    checked[d - base] += 1
+        assert checked[0] >= 3 and checked[1] >= 3  # both parities met
     # a book without the rule (learned from empty) searches every ply alike
     plain = empty_book(eval_depth=1)
     learn_line(plain, moves)
@@ -406,6 +414,9 @@ def test_repeats_of_an_opening_are_other_games_with_variety(tmp_path: Path) -> N
             if (ply % 2 == 0) == a_black:
                 assert m in book.lookup(board)
             board = board.play(m)
+    # an opening written two ways is one opening: its second pair is game 1 either way
+    spelled = book_lines(f"depth=1,end=4,book={path},variety=100", ["f5d6", "F5 D6"])
+    assert spelled == book_lines(f"depth=1,end=4,book={path},variety=100", ["f5d6"] * 2)
     # without variety, repeats are the same game
     best = book_lines(f"depth=1,end=4,book={path}", [""] * 3)
     assert len(set(best)) == 2

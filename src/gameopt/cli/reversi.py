@@ -56,7 +56,7 @@ player specs (comma-separated, any order):
                             engine's own), S seconds allowed per answer (default 60);
                             COMMAND is split like a shell would and has no comma
 
-example: --a depth=4 --b "nboard=gameopt reversi nboard,depth=4"
+example: --a depth=4 --b "nboard=gameopt reversi nboard --no-book,depth=4"
 """
 
 
@@ -460,6 +460,10 @@ def cmd_nboard(args: argparse.Namespace) -> int:
 
     if args.learn_depth is not None and not 1 <= args.learn_depth <= 60:
         raise InvalidInputError(f"--learn-depth {args.learn_depth}: expected 1..60")
+    if args.learn_depth is not None and args.book is None:
+        raise InvalidInputError(f"--learn-depth {args.learn_depth}: learning needs --book "
+                                "FILE or --book default (the default book is not learned "
+                                "into)")
     book, path = None, args.book
     if args.no_book:
         path = None
@@ -512,6 +516,11 @@ def cmd_match(args: argparse.Namespace) -> int:
         if args.count < 1:
             raise InvalidInputError(f"--count {args.count}: expected at least 1 pair")
         ops = [""] * args.count
+        if args.count > 1 and not any(isinstance(p, Player) and p.variety > 0
+                                      for p in players):
+            print(f"match: --plies 0 and neither player has book variety (variety=V): the "
+                  f"{args.count} pairs from the start may all be one game a colour, and the "
+                  "interval then counts them as independent", file=sys.stderr)
     else:
         ops = make_openings(args.count, args.plies, seed=args.seed)
     if args.games is None:

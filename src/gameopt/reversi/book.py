@@ -262,10 +262,13 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
     earlier position's played move gets minus the value of the position after it, its
     other moves keep their book values or get the ``eval_depth`` search, and the position
     is worth its best move. Pass positions have no entry (they pass the value through).
-    In a book built at one leaf parity (``meta["leaf_parity"]``, depth D), a new move at
-    ply p of the line is searched one ply deeper where ``D - 1 - p`` is odd, as the build
-    values its unexpanded moves, so that its value rests on leaves of the same parity as
-    the built values beside it (``start`` is then taken to be the build's start).
+    In a book built at one leaf parity (``meta["leaf_parity"]``: depth D, eval depth E),
+    a new move at ply p of the line (moves played from ``start``, passes not counted, as
+    the build counts them) is searched ``eval_depth`` plies deep or one more, whichever
+    puts its leaves ``D + E`` plies from the start up to an even number, as the build
+    values its unexpanded moves; so its value rests on leaves of the same parity as the
+    built values beside it, whatever ``eval_depth`` (``start`` is taken to be the
+    build's start).
 
     Parameters
     ----------
@@ -299,12 +302,15 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
     if depth < 1:
         raise InvalidInputError(f"book learn: eval_depth={depth}: need eval_depth >= 1")
     meta_built = book.meta.get("depth")
-    built = meta_built if isinstance(meta_built, int) and book.meta.get("leaf_parity") is True \
-        else 0
+    # the build's leaves lie depth + eval_depth plies from its start, up to an even number
+    leaf = meta_built + meta_depth if isinstance(meta_built, int) and meta_built > 0 \
+        and isinstance(meta_depth, int) and book.meta.get("leaf_parity") is True else None
 
     def depth_at(ply: int) -> int:
-        """The search depth of new moves at ``ply`` of the line (the build's rule)."""
-        return depth + (built - 1 - ply) % 2 if built > 0 else depth
+        """The search depth of new moves at ``ply`` (moves played, passes not counted, as
+        the build counts them): ``depth`` or one more, whichever puts the leaves
+        (``ply + 1 + d`` plies in) at the build's parity."""
+        return depth if leaf is None else depth + (leaf - ply - 1 - depth) % 2
 
     boards = [start or Board.start()]
     line = list(moves)
@@ -317,12 +323,15 @@ def learn_line(book: Book, moves: Sequence[Move], start: Board | None = None,
         boards.append(boards[-1].play(PASS))
     before = len(book)
     last = boards[-1]
+    played = [0]  # moves played before each position of the line, passes not counted
+    for m in line:
+        played.append(played[-1] + (not m.is_pass))
     value = float(last.score()) if last.is_game_over() else \
-        _learn_position(book, last, depth_at(len(line)))
-    for ply in range(len(line) - 1, -1, -1):
-        m = line[ply]
+        _learn_position(book, last, depth_at(played[-1]))
+    for i in range(len(line) - 1, -1, -1):
+        m = line[i]
         value = -value if m.is_pass else \
-            _learn_position(book, boards[ply], depth_at(ply), (m, -value))
+            _learn_position(book, boards[i], depth_at(played[i]), (m, -value))
     return len(book) - before
 
 

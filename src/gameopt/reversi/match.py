@@ -605,7 +605,8 @@ def run_match(a: Contestant, b: Contestant, openings: Sequence[str], *,
     seen: dict[str, int] = {}
     jobs = []
     for op in openings:
-        game = seen[op] = seen.get(op, -1) + 1
+        key = "".join(str(m) for m in parse_moves(op))  # f5d6, F5D6 and "f5 d6" alike
+        game = seen[key] = seen.get(key, -1) + 1
         jobs += [(a, b, op, a_black, game) for a_black in (True, False)]
     games = parallel_map(_game_job, jobs, scheduler=scheduler, workers=workers,
                          progress=progress,

@@ -269,8 +269,8 @@ class NBoardEngine:
         if self.book is None:
             self.say("status learn: no book (the engine was started with --no-book)")
         elif not self.learn:
-            self.say("status learn: the shipped book is not learned into (start the engine "
-                     "with --book FILE to learn games, or --book default to learn in memory)")
+            self.say("status learn: this engine does not learn into its book (gameopt "
+                     "reversi nboard learns with --book FILE, or --book default in memory)")
         else:
             added = learn_line(self.book, self.moves, self.game_start, self.learn_depth)
             if self.book_path is not None:
