@@ -36,11 +36,17 @@ from pathlib import Path
 from gameopt.core.table import format_table
 from gameopt.errors import GameoptError
 from gameopt.reversi.book import DEFAULT, open_book
-from gameopt.reversi.match import GameLog, MatchResult, parse_player, run_match
+from gameopt.reversi.match import MatchResult, parse_player
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_reversi_paired import Pairs, paired_difference  # noqa: E402
-from bench_reversi_strength import PEERS, build_zebra, equal_depth_exact, row  # noqa: E402
+from bench_reversi_strength import (  # noqa: E402
+    PEERS,
+    build_zebra,
+    equal_depth_exact,
+    row,
+    run_logged,
+)
 
 
 def pairs(res: MatchResult) -> Pairs:
@@ -107,12 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     def play(aspec: str, bspec: str, bname: str, name: str) -> tuple[MatchResult, float]:
         a, b = parse_player(aspec, f"gameopt {aspec}"), parse_player(bspec, bname)
         t = time.perf_counter()
-        if args.games is None:
-            res = run_match(a, b, openings, workers=args.workers)
-        else:
-            with GameLog(args.games / f"{name}.ggf", a.name, b.name) as log:
-                res = run_match(a, b, openings, workers=args.workers, on_game=log.add)
-                log.finish(res)
+        res = run_logged(a, b, openings, args.workers,
+                         None if args.games is None else args.games / f"{name}.ggf")
         commands.append(f'gameopt reversi match --openings OPENINGS --a "{aspec}" '
                         f'--b "{bspec}"')
         print(res.summary(), file=sys.stderr)

@@ -69,6 +69,7 @@ from pathlib import Path
 from gameopt.core.table import format_table
 from gameopt.reversi import Board
 from gameopt.reversi.match import (
+    Contestant,
     GameLog,
     MatchResult,
     Player,
@@ -150,6 +151,18 @@ def zebra_game_seconds(log: Path) -> float:
                if len(p) >= 4)
 
 
+def run_logged(a: Contestant, b: Contestant, openings: list[str], workers: int,
+               path: Path | None) -> MatchResult:
+    """:func:`run_match`, its games written to ``path`` (``path.part`` as each ends, so a
+    stopped run keeps them) unless ``path`` is None."""
+    if path is None:
+        return run_match(a, b, openings, workers=workers)
+    with GameLog(path, a.name, b.name) as games:
+        res = run_match(a, b, openings, workers=workers, on_game=games.add)
+        games.finish(res)
+    return res
+
+
 def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object]:
     n = len(res.games)
     lo, hi = res.elo_ci
@@ -228,12 +241,8 @@ def main() -> int:
                 a.choose(Board.start())  # load the kernels before the clock below
             ru = resource.getrusage(resource.RUSAGE_SELF)
             t = time.perf_counter()
-            if args.games is None:
-                res = run_match(a, b, ops, workers=args.workers)
-            else:
-                with GameLog(args.games / f"{name}.ggf", a.name, b.name) as games:
-                    res = run_match(a, b, ops, workers=args.workers, on_game=games.add)
-                    games.finish(res)
+            res = run_logged(a, b, ops, args.workers,
+                             None if args.games is None else args.games / f"{name}.ggf")
             wall = time.perf_counter() - t
             ru2 = resource.getrusage(resource.RUSAGE_SELF)
             cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime

@@ -249,19 +249,25 @@ def test_the_shipped_book_answers_hints_with_its_lines() -> None:
         board = board.play(next(m for m in board.legal_moves() if str(m) == sq))
 
 
+def _go_from_the_start_answers_the_book(client: Client, book: Book) -> Move:
+    """Start a session at the initial position, ``go``, and check that the answer is the
+    book's best move with its value; returns the move."""
+    best = book.choose(Board.start())
+    assert best is not None
+    client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)", "go")
+    got = client.until(lambda s: s.startswith("==="))
+    assert "status book move" in got
+    assert got[-1] == f"=== {best}/{book.lookup(Board.start())[best]:.2f}/0.0"
+    return best
+
+
 def test_the_shipped_book_answers_go_and_learns_without_saving(warm_kernels: None) -> None:
     from gameopt.reversi.book import DEFAULT, SHIPPED, open_book
 
-    book, stamp = open_book(DEFAULT), SHIPPED.stat().st_mtime_ns
-    best = book.choose(Board.start())
-    assert best is not None
+    stamp = SHIPPED.stat().st_mtime_ns
     client = Client("--book", "default", "--learn-depth", "1")
     try:
-        client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
-                    "go")
-        got = client.until(lambda s: s.startswith("==="))
-        assert "status book move" in got
-        assert got[-1] == f"=== {best}/{book.lookup(Board.start())[best]:.2f}/0.0"
+        _go_from_the_start_answers_the_book(client, open_book(DEFAULT))
         client.send("learn")
         got = client.until(lambda s: s == "learned")
         assert any("(not saved: no --book FILE)" in s for s in got), got
@@ -276,16 +282,9 @@ def test_by_default_the_shipped_book_answers_and_is_not_learned_into(
         warm_kernels: None) -> None:
     from gameopt.reversi.book import DEFAULT, open_book
 
-    book = open_book(DEFAULT)
-    best = book.choose(Board.start())
-    assert best is not None
     client = Client()  # no options: the shipped book
     try:
-        client.send("nboard 2", "set depth 1", "set game " + GGF.split("B[F5]")[0] + ";)",
-                    "go")
-        got = client.until(lambda s: s.startswith("==="))
-        assert "status book move" in got
-        assert got[-1] == f"=== {best}/{book.lookup(Board.start())[best]:.2f}/0.0"
+        best = _go_from_the_start_answers_the_book(client, open_book(DEFAULT))
         client.send(f"move {best}", "learn")
         got = client.until(lambda s: s == "learned", timeout=30)
         assert any("this engine does not learn into its book" in s for s in got), got
