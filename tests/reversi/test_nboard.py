@@ -530,3 +530,26 @@ def test_a_hint_by_time_shares_the_move_budget_among_the_candidates(
     soft, _ = nb.TimeControl(clock=30.0, kind="wall").allot(AFTER.empties, before)
     assert all(c == nb.TimeControl(move=soft / n, kind="wall") for c, _ in given)
     assert e.remaining == before
+
+
+def test_go_and_hint_search_with_the_engines_evaluation() -> None:
+    """``NBoardEngine(params=...)`` (``nboard --eval``) searches ``go`` and ``hint`` with
+    them: the values are those of a search with the heuristic, not the default weights'."""
+    from gameopt.reversi.search import EvalKind, SearchParams
+
+    heuristic = SearchParams(eval_kind=EvalKind.HEURISTIC)
+    want = search(AFTER, Limit(depth=3), heuristic)
+    default = search(AFTER, Limit(depth=3))
+    assert round(want.score, 2) != round(default.score, 2)
+    out: list[str] = []
+    e = NBoardEngine(out.append, params=heuristic)
+    for line in ("nboard 2", "set depth 3", "set game " + GGF, "go"):
+        e.handle(line)
+    e.wait_search()
+    move, value = [s for s in out if s.startswith("===")][-1].split()[1].split("/")[:2]
+    assert (move.lower(), float(value)) == (str(want.move), round(want.score, 2))
+    r = subprocess.run([sys.executable, "-m", "gameopt.cli.main", "reversi", "nboard",
+                        "--eval", "nope.npz"], input="", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr.strip() == ("gameopt: error: weights file nope.npz: "
+                                                      "no such file")

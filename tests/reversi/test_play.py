@@ -84,3 +84,27 @@ def test_play_opens_from_the_shipped_book_unless_told_not_to() -> None:
     r = subprocess.run(cli + ["--no-book"], input="", capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0 and "(book" not in r.stdout and "engine (black (X)) plays " in r.stdout
+
+
+def test_play_with_another_evaluation_and_a_bad_one() -> None:
+    """``--eval heuristic`` (or a weights file) is the engine's evaluation: its first move's
+    value is that of a search with it; a file that is not weights is one line, exit 2."""
+    from gameopt.core import Limit
+    from gameopt.reversi.search import EvalKind, SearchParams, search
+
+    cli = [sys.executable, "-m", "gameopt.cli.main", "reversi", "play", "--level", "3",
+           "--color", "O", "--no-book"]
+    values = {}
+    for name, extra, params in [("default", [], SearchParams()),
+                                ("heuristic", ["--eval", "heuristic"],
+                                 SearchParams(eval_kind=EvalKind.HEURISTIC))]:
+        r = subprocess.run(cli + extra, input="", capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        want = search(Board.start(), Limit(depth=3), params)
+        assert f"plays {want.move} (eval {want.score:+.2f} at depth 3)" in r.stdout, name
+        values[name] = want.score
+    assert values["default"] != values["heuristic"]  # the option is seen
+    r = subprocess.run(cli + ["--eval", "nope.npz"], input="", capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr.strip() == ("gameopt: error: weights file nope.npz: "
+                                                      "no such file")

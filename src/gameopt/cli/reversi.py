@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from gameopt.core import Clock, Limit
     from gameopt.reversi.bench import BenchRow
     from gameopt.reversi.board import Board
-    from gameopt.reversi.search import SearchResult
+    from gameopt.reversi.search import SearchParams, SearchResult
     from gameopt.reversi.timing import TimeControl
     from gameopt.reversi.train import TrainData
 
@@ -128,6 +128,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--variety", type=float, default=0.0, metavar="DISCS",
                    help="play any book move within this many discs of the best")
     s.add_argument("--seed", type=int, default=None)
+    s.add_argument("--eval", default=None, metavar="FILE|heuristic",
+                   help="the engine's evaluation: pattern weights FILE (.npz, with the network it "
+                   "carries; train fit / train network write them) or the hand-set heuristic "
+                   "(default: the shipped weights)")
     _time_flags(s, "the engine thinks by time instead of --level (wall seconds unless "
                    "--cpu)")
     s.set_defaults(func=cmd_play)
@@ -294,6 +298,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--learn-depth", type=int, default=None, metavar="D",
                    help="search depth of the values 'learn' adds (default: the book's eval "
                         "depth; 4 for a new book)")
+    s.add_argument("--eval", default=None, metavar="FILE|heuristic",
+                   help="the engine's evaluation: pattern weights FILE (.npz, with the network it "
+                   "carries; train fit / train network write them) or the hand-set heuristic "
+                   "(default: the shipped weights)" " for go and hint; the book's values and "
+                   "learn keep the book's evaluation")
     s.set_defaults(func=cmd_nboard)
 
     s = ss.add_parser("bench", help="solve the FFO endgame suite and check the answers")
@@ -476,7 +485,20 @@ def cmd_nboard(args: argparse.Namespace) -> int:
             book = empty_book(args.learn_depth or 4)
             print(f"{args.book}: no such file; learn will create it", file=sys.stderr)
     return run(book=book, book_path=path, learn_depth=args.learn_depth,
-               learn=args.no_book or args.book is not None)
+               learn=args.no_book or args.book is not None, params=_eval_params(args.eval))
+
+
+def _eval_params(value: str | None) -> SearchParams | None:
+    """The search parameters of ``--eval`` (None: the engine's default); a bad weights
+    file fails here, named, in one line."""
+    from gameopt.reversi.match import pattern_params
+    from gameopt.reversi.search import EvalKind, SearchParams
+
+    if value is None:
+        return None
+    if value == "heuristic":
+        return SearchParams(eval_kind=EvalKind.HEURISTIC)
+    return pattern_params(value)
 
 
 def cmd_openings(args: argparse.Namespace) -> int:
@@ -549,6 +571,7 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from gameopt.reversi.match import Player
     from gameopt.reversi.play import PlaySession, play
+    from gameopt.reversi.search import SearchParams
 
     if not 1 <= args.level <= 20:
         raise InvalidInputError(f"--level {args.level}: expected 1..20")
@@ -564,8 +587,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     book = None if args.no_book else open_book(args.book)
     if args.variety and book is None:
         raise InvalidInputError("--variety needs a book (not --no-book)")
+    params = _eval_params(args.eval)
     session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book,
-                                 control=_control(args, "wall")),
+                                 control=_control(args, "wall"),
+                                 params=SearchParams() if params is None else params),
                           "" if args.color == "none" else args.color, variety=args.variety,
                           seed=args.seed)
     play(session, read, print)

@@ -71,7 +71,7 @@ from gameopt.errors import GameoptError, InvalidInputError
 from gameopt.reversi.board import PASS, Board, Move
 from gameopt.reversi.book import Book, learn_line, write_book
 from gameopt.reversi.files import parse_ggf
-from gameopt.reversi.search import SearchResult, SearchTable, search, solve
+from gameopt.reversi.search import SearchParams, SearchResult, SearchTable, search, solve
 from gameopt.reversi.timing import MIN_SECONDS, TimeControl, timed_move
 
 __all__ = ["NBoardEngine", "run"]
@@ -134,12 +134,16 @@ class NBoardEngine:
     learn : bool
         False: ``learn`` leaves the book as it is and says so (the engine's default book,
         which a game's searches would only change in memory, for seconds a game).
+    params : SearchParams or None
+        The evaluation and settings of ``go`` and ``hint`` searches (default: the
+        engine's); the book's values, and those ``learn`` adds, keep the book's.
     """
 
     def __init__(self, write: Callable[[str], None], book: Book | None = None,
                  book_path: str | Path | None = None, learn_depth: int | None = None,
-                 learn: bool = True) -> None:
+                 learn: bool = True, params: SearchParams | None = None) -> None:
         self._write = write
+        self.params = params
         self._lock = threading.Lock()
         self.book = book
         self.book_path = book_path
@@ -300,10 +304,10 @@ class NBoardEngine:
             if self._table is None:  # one table for the session: entries are positions
                 self._table = SearchTable()
             return timed_move(board, control, remaining, end_empties=self.end_depth(),
-                              stop=self._stop, table=self._table)
+                              params=self.params, stop=self._stop, table=self._table)
         if board.empties <= self.end_depth():
-            return solve(board, Limit(stop=self._stop))
-        return search(board, Limit(depth=max(1, depth), stop=self._stop))
+            return solve(board, Limit(stop=self._stop), self.params)
+        return search(board, Limit(depth=max(1, depth), stop=self._stop), self.params)
 
     def _start(self, job: Callable[[], None]) -> None:
         with self._lock:
@@ -425,10 +429,11 @@ def _name(move: Move | None) -> str:
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         book: Book | None = None, book_path: str | Path | None = None,
-        learn_depth: int | None = None, learn: bool = True) -> int:
+        learn_depth: int | None = None, learn: bool = True,
+        params: SearchParams | None = None) -> int:
     """Serve the protocol until ``quit`` or the end of input; returns 0.
 
-    ``book``, ``book_path``, ``learn_depth`` and ``learn`` are those of
+    ``book``, ``book_path``, ``learn_depth``, ``learn`` and ``params`` are those of
     :class:`NBoardEngine`.
     """
     stdin = stdin or sys.stdin
@@ -438,7 +443,7 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None, *,
         out.write(line + "\n")
         out.flush()
 
-    engine = NBoardEngine(write, book, book_path, learn_depth, learn)
+    engine = NBoardEngine(write, book, book_path, learn_depth, learn, params)
     lines: queue.Queue[str | None] = queue.Queue()
 
     def read() -> None:  # on its own thread: a stopping command is seen while others wait
