@@ -532,9 +532,9 @@ def test_a_hint_by_time_shares_the_move_budget_among_the_candidates(
     assert e.remaining == before
 
 
-def test_go_and_hint_search_with_the_engines_evaluation() -> None:
-    """``NBoardEngine(params=...)`` (``nboard --eval``) searches ``go`` and ``hint`` with
-    them: the values are those of a search with the heuristic, not the default weights'."""
+def test_go_searches_with_the_engines_evaluation() -> None:
+    """``NBoardEngine(params=...)`` (``nboard --eval``) searches ``go`` with them: the
+    value is that of a search with the heuristic, not the default weights'."""
     from gameopt.reversi.search import EvalKind, SearchParams
 
     heuristic = SearchParams(eval_kind=EvalKind.HEURISTIC)

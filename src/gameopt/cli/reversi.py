@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
+#: ``--eval`` of play and nboard (:func:`_eval_params`)
+EVAL_HELP = ("the engine's evaluation: pattern weights FILE (.npz, with the network it "
+             "carries; train fit / train network write them) or the hand-set heuristic "
+             "(default: the shipped weights)")
+
 MATCH_SPECS = """\
 player specs (comma-separated, any order):
   depth=N,end=N,eval=FILE   this engine: midgame depth (default 4), exact from N empties
@@ -128,10 +133,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--variety", type=float, default=0.0, metavar="DISCS",
                    help="play any book move within this many discs of the best")
     s.add_argument("--seed", type=int, default=None)
-    s.add_argument("--eval", default=None, metavar="FILE|heuristic",
-                   help="the engine's evaluation: pattern weights FILE (.npz, with the network it "
-                   "carries; train fit / train network write them) or the hand-set heuristic "
-                   "(default: the shipped weights)")
+    s.add_argument("--eval", default=None, metavar="FILE|heuristic", help=EVAL_HELP)
     _time_flags(s, "the engine thinks by time instead of --level (wall seconds unless "
                    "--cpu)")
     s.set_defaults(func=cmd_play)
@@ -299,10 +301,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="search depth of the values 'learn' adds (default: the book's eval "
                         "depth; 4 for a new book)")
     s.add_argument("--eval", default=None, metavar="FILE|heuristic",
-                   help="the engine's evaluation: pattern weights FILE (.npz, with the network it "
-                   "carries; train fit / train network write them) or the hand-set heuristic "
-                   "(default: the shipped weights)" " for go and hint; the book's values and "
-                   "learn keep the book's evaluation")
+                   help=EVAL_HELP + " for go and hint; the book's values and learn keep the "
+                   "book's evaluation")
     s.set_defaults(func=cmd_nboard)
 
     s = ss.add_parser("bench", help="solve the FFO endgame suite and check the answers")
@@ -488,14 +488,14 @@ def cmd_nboard(args: argparse.Namespace) -> int:
                learn=args.no_book or args.book is not None, params=_eval_params(args.eval))
 
 
-def _eval_params(value: str | None) -> SearchParams | None:
+def _eval_params(value: str | None) -> SearchParams:
     """The search parameters of ``--eval`` (None: the engine's default); a bad weights
     file fails here, named, in one line."""
     from gameopt.reversi.match import pattern_params
     from gameopt.reversi.search import EvalKind, SearchParams
 
     if value is None:
-        return None
+        return SearchParams()
     if value == "heuristic":
         return SearchParams(eval_kind=EvalKind.HEURISTIC)
     return pattern_params(value)
@@ -571,7 +571,6 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from gameopt.reversi.match import Player
     from gameopt.reversi.play import PlaySession, play
-    from gameopt.reversi.search import SearchParams
 
     if not 1 <= args.level <= 20:
         raise InvalidInputError(f"--level {args.level}: expected 1..20")
@@ -587,10 +586,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     book = None if args.no_book else open_book(args.book)
     if args.variety and book is None:
         raise InvalidInputError("--variety needs a book (not --no-book)")
-    params = _eval_params(args.eval)
     session = PlaySession(Player("engine", depth=args.level, end_empties=args.end, book=book,
                                  control=_control(args, "wall"),
-                                 params=SearchParams() if params is None else params),
+                                 params=_eval_params(args.eval)),
                           "" if args.color == "none" else args.color, variety=args.variety,
                           seed=args.seed)
     play(session, read, print)
