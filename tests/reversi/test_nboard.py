@@ -319,6 +319,8 @@ def test_learn_without_a_book_says_so() -> None:
     ("move z9", "status error: move: 'z9' is not a square (a1..h8)"),
     ("move a1/0.5", "status error: move: a1 is not legal here"),
     ("move PA", "status error: move: PA is not legal here"),
+    ("A1", "status error: move: a1 is not legal here"),  # NBoard 1.1's bare move
+    ("pa", "status error: move: PA is not legal here"),
     ("nboard two", "status error: nboard: protocol version 'two' is not a whole number "
                    "(1..99)"),
     ("set time", "status error: set time: no seconds given (seconds)"),
@@ -337,6 +339,22 @@ def test_bad_arguments_answer_one_readable_status_line(line: str, status: str) -
     assert out == [status]
     assert (e.depth, e.board, e.moves, e.contempt) == (8, Board.start(), [], 0.0)
     assert e.control is None and e.remaining is None
+
+
+def test_a_bare_move_is_played_as_nboard_1_1_sends_it() -> None:
+    """NBoard 1.1 sends ``F5`` where the protocol now says ``move F5``: both play it."""
+    out: list[str] = []
+    e = NBoardEngine(out.append)
+    e.handle("set game " + GGF)
+    first, second = AFTER.legal_moves()[:2]
+    e.handle(str(first).upper())
+    assert (e.board, e.moves[-1]) == (AFTER.play(first), first)
+    reply = AFTER.play(first).legal_moves()[0]
+    e.handle(f"{str(reply).upper()}/-1.5/0.2")
+    assert (e.board, e.moves[-1]) == (AFTER.play(first).play(reply), reply)
+    e.handle("set game " + GGF)
+    e.handle(f"move {second}")
+    assert e.board == AFTER.play(second) and out == []
 
 
 def test_go_by_game_clock_and_by_time_per_move() -> None:

@@ -20,7 +20,8 @@ Commands handled (anything else is ignored, as the protocol asks):
                      transposition table kept from search to search.
 ``set game GGF``     the position is the end of this GGF game.
 ``set contempt C``   stored (draws are scored as 0 either way for now).
-``move M[/E/T]``     play M (``PA`` passes) on the current position.
+``move M[/E/T]``     play M (``PA`` passes) on the current position. The bare form NBoard
+                     1.1 sends, the move alone (``F5``, ``PA``), is taken as ``move``.
 ``go``               think, then answer ``=== M/EVAL/TIME`` (the position is not changed).
 ``hint N``           ``search M EVAL 0 DEPTH`` for the N best moves (N >= 1).
 ``ping N``           stop any search, then ``pong N``.
@@ -60,6 +61,7 @@ from __future__ import annotations
 import logging
 import math
 import queue
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -81,6 +83,10 @@ logger = logging.getLogger(__name__)
 
 #: Commands that make a running search moot: read, they stop it at once.
 PREEMPT = frozenset({"ping", "quit", "go", "hint"})
+
+
+#: a command that is a move alone (a square or PA), as NBoard 1.1 sends it for ``move``
+_BARE_MOVE = re.compile(r"[a-h][1-8](/\S*)?|pa(/\S*)?")
 
 
 def _preempts(line: str) -> bool:
@@ -192,6 +198,8 @@ class NBoardEngine:
         if not words:
             return True
         cmd, args = words[0].lower(), words[1:]
+        if _BARE_MOVE.fullmatch(cmd):  # NBoard 1.1 sends "F5" for "move F5"
+            cmd, args = "move", words
         if cmd == "quit":
             self.stop_search()
             return False
