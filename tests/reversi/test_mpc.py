@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -487,3 +489,50 @@ def test_train_mpc_saves_samples_and_refits_from_them(tmp_path: Path) -> None:
         assert main(["reversi", "train", "mpc", "--from-samples", str(f), "-o",
                      str(out)]) == 2
         assert not out.exists()
+
+
+def test_fit_with_named_pairs_checks_those_depths_there() -> None:
+    """``pairs`` (``train mpc --shallow``) fits the named depths on their named shallow
+    depth and leaves every other row as the rule makes it."""
+    rng = np.random.default_rng(3)
+    n = 500
+    empties, values = _samples(rng, n, 10, (25, 45))
+    values[:, 8] = (0.8 * values[:, 2] + 50 + rng.normal(0, 80, size=n)).round()
+    plain = fit_mpc(empties, values, bucket=10)
+    named = fit_mpc(empties, values, bucket=10, pairs={9: 3, 5: 1})
+    assert (named.table[35, 9, 0], named.table[35, 5, 0]) == (3, 1)
+    assert plain.table[35, 9, 0] == 5
+    assert named.table[35, 9, 1] == pytest.approx(0.8, abs=0.05)
+    assert named.table[35, 9, 3] == pytest.approx(80, rel=0.2)
+    others = [d for d in range(17) if d not in (5, 9)]
+    assert np.array_equal(named.table[:, others], plain.table[:, others])
+    assert named.meta["pairs"] == {"5": 1, "9": 3}
+    assert shallow_depths(9, pairs={9: 3}) == (3,) and shallow_depths(9) == (5,)
+    for bad in ({9: 9}, {9: 0}, {2: 1}, {17: 3}):
+        with pytest.raises(InvalidInputError, match="pair"):
+            fit_mpc(empties, values, pairs=bad)
+
+
+def test_train_mpc_shallow_option(tmp_path: Path) -> None:
+    """``train mpc --shallow 5:1`` refits from samples with depth 5 checked at 1; a bad
+    option is one line and exit 2 before any search, with no table written."""
+    from gameopt.cli.main import main
+
+    s, plain, named = tmp_path / "s.npz", tmp_path / "plain.npz", tmp_path / "named.npz"
+    assert main(["reversi", "train", "mpc", "--games", "40", "--per-game", "4",
+                 "--max-depth", "5", "--workers", "1", "-q", "--save-samples", str(s),
+                 "-o", str(plain)]) == 0
+    assert main(["reversi", "train", "mpc", "--from-samples", str(s), "--shallow", "5:1",
+                 "-o", str(named)]) == 0
+    a, b = read_mpc(plain).table, read_mpc(named).table
+    used = b[:, 5, 0] > 0
+    assert used.any() and (b[used, 5, 0] == 1).all() and (a[used, 5, 0] == 3).all()
+    assert np.array_equal(a[:, :5], b[:, :5])
+    for bad in ("5", "5:x", "5:5", "1:0,9:3"):
+        out = tmp_path / "x.npz"
+        r = subprocess.run([sys.executable, "-m", "gameopt.cli.main", "reversi", "train",
+                            "mpc", "--games", "1000", "--shallow", bad, "-o", str(out)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and "--shallow" in r.stderr, (bad, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and not out.exists()
+

@@ -277,6 +277,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "Multi-ProbCut and Zebra (default: 1)")
     f.add_argument("--first-from", type=int, default=10, metavar="D",
                    help="with --tries 2: the shallowest depth with two tries (default 10)")
+    f.add_argument("--shallow", default=None, metavar="D:D'[,...]",
+                   help="check depth D at D' plies instead of 2*(D//4) + D%%2 (Zebra "
+                   "checks 5 at 1 and 9 at 3: --shallow 5:1,9:3)")
     f.add_argument("--save-samples", default=None, metavar="FILE",
                    help="also save the searched values, to refit with --from-samples")
     f.add_argument("--from-samples", default=None, metavar="FILE",
@@ -798,6 +801,24 @@ def cmd_train_blend(args: argparse.Namespace) -> int:
     return 0
 
 
+def _shallow_pairs(text: str | None) -> dict[int, int] | None:
+    """``"5:1,9:3"`` -> {5: 1, 9: 3} (``--shallow``), checked before any search."""
+    from gameopt.reversi.mpcfit import check_pairs
+
+    if text is None:
+        return None
+    pairs: dict[int, int] = {}
+    for item in text.split(","):
+        d, _, ds = item.strip().partition(":")
+        try:
+            pairs[int(d)] = int(ds)
+        except ValueError:
+            raise InvalidInputError(f"--shallow {text!r}: {item.strip()!r} is not D:D' "
+                                    "(two whole numbers, such as 9:3)") from None
+    check_pairs(pairs, f"--shallow {text!r}")
+    return pairs
+
+
 def cmd_train_mpc(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
     from gameopt.reversi.mpcfit import (
@@ -808,6 +829,7 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
     )
     from gameopt.reversi.probcut import write_mpc
 
+    pairs = _shallow_pairs(args.shallow)
     t = time.perf_counter()
     cpu = time.process_time()
     if args.from_samples is not None:
@@ -829,7 +851,8 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
             info["eval"] = Path(args.eval).name
         if args.save_samples is not None:
             write_mpc_samples(args.save_samples, empties, values, info)
-    table = fit_mpc(empties, values, tries=args.tries, first_from=args.first_from)
+    table = fit_mpc(empties, values, tries=args.tries, first_from=args.first_from,
+                    pairs=pairs)
     table.meta.update(info)
     write_mpc(args.output, table)
     wall = time.perf_counter() - t

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from gameopt.reversi.search import search
 from gameopt.reversi.train import selfplay_params
 from gameopt.reversi.weights import kernel_weights, load_npz
 
-__all__ = ["mpc_samples", "fit_mpc", "write_mpc_samples", "read_mpc_samples",
+__all__ = ["mpc_samples", "fit_mpc", "check_pairs", "write_mpc_samples", "read_mpc_samples",
            "MPC_SAMPLES_FORMAT"]
 
 
@@ -142,27 +143,42 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
     return empties, values
 
 
+def check_pairs(pairs: Mapping[int, int], where: str) -> None:
+    """Refuse a pair ``d: d'`` of :func:`fit_mpc` whose depth is not 3..16 or whose
+    shallow depth is not 1..d - 1 (InvalidInputError naming it and ``where``)."""
+    for d, ds in pairs.items():
+        if not (3 <= d <= MPC_MAX_DEPTH and 1 <= ds < d):
+            raise InvalidInputError(f"{where}: pair {d}:{ds}: expected a depth 3.."
+                                    f"{MPC_MAX_DEPTH} and a shallow depth 1..{max(1, d - 1)}"
+                                    " below it")
+
+
 def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
             bucket: int = 6, min_samples: int = 30, tries: int = 1,
-            first_from: int = 10) -> MpcTable:
+            first_from: int = 10, pairs: Mapping[int, int] | None = None) -> MpcTable:
     """Multi-ProbCut regressions (Buro) from :func:`mpc_samples`: for each depth ``d``,
     each of its shallow depths ``d'`` (:func:`gameopt.reversi.probcut.shallow_depths`:
     one, or with ``tries`` = 2 a shallower first try from depth ``first_from`` on) within
     the samples, and each number of empties ``e``, least squares of v_d on v_d' over the
     samples with empties within ``bucket`` of ``e`` (``min_samples`` at least, else that
     try is not made); sigma is the residuals' standard deviation. The tries of a row are
-    stored in the order given, the shallowest first. O(N · depths · tries · 61).
+    stored in the order given, the shallowest first. ``pairs`` (``{d: d'}``) names another
+    shallow depth than :func:`~gameopt.reversi.probcut.shallow_depth`'s for some depths
+    (Zebra checks depth 5 at 1 and 9 at 3, for instance). O(N · depths · tries · 61).
 
     Raises
     ------
     InvalidInputError
-        Arrays of mismatched shapes; ``tries`` not 1..2.
+        Arrays of mismatched shapes; ``tries`` not 1..2; a pair whose depth is not
+        3..16 or whose shallow depth is not 1..d - 1.
     """
     if values.ndim != 2 or len(empties) != len(values):
         raise InvalidInputError(f"fit mpc: {len(empties)} empties for values of shape "
                                 f"{values.shape}")
     if not 1 <= tries <= MPC_TRIES:
         raise InvalidInputError(f"fit mpc: tries={tries}: expected 1..{MPC_TRIES}")
+    pairs = dict(pairs or {})
+    check_pairs(pairs, "fit mpc")
     table = np.zeros((61, MPC_MAX_DEPTH + 1, MPC_TRIES, 4), dtype=np.float64)
     max_depth = values.shape[1]
     for d in range(3, min(max_depth, MPC_MAX_DEPTH) + 1):
@@ -172,7 +188,7 @@ def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
                 continue
             y = values[sel, d - 1].astype(np.float64)
             slot = 0
-            for ds in shallow_depths(d, tries, first_from):
+            for ds in shallow_depths(d, tries, first_from, pairs):
                 x = values[sel, ds - 1].astype(np.float64)
                 a, b = np.polyfit(x, y, 1) if np.ptp(x) > 0 else (1.0, float(np.mean(y - x)))
                 if a <= 0.05:
@@ -184,6 +200,8 @@ def fit_mpc(empties: npt.NDArray[np.int64], values: npt.NDArray[np.int64], *,
                             "min_samples": min_samples, "max_depth": int(max_depth)}
     if tries > 1:
         meta.update({"tries": tries, "first_from": first_from})
+    if pairs:
+        meta["pairs"] = {str(d): ds for d, ds in sorted(pairs.items())}
     return MpcTable(table.reshape(61, MPC_MAX_DEPTH + 1, MPC_TRIES * 4), meta)
 
 

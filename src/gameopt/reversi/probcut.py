@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -71,15 +72,19 @@ def shallow_depth(d: int) -> int:
     return 2 * (d // 4) + (d & 1)
 
 
-def shallow_depths(d: int, tries: int = 1, first_from: int = 10) -> tuple[int, ...]:
+def shallow_depths(d: int, tries: int = 1, first_from: int = 10,
+                   pairs: Mapping[int, int] | None = None) -> tuple[int, ...]:
     """The shallow depths of the cut tries at depth ``d``, in the order they are tried:
-    :func:`shallow_depth` alone, or with ``tries`` = 2 from depth ``first_from`` on, a try
-    two plies shallower before it (the same parity).
+    :func:`shallow_depth` (or ``pairs[d]`` where ``pairs`` names another for ``d``) alone,
+    or with ``tries`` = 2 from depth ``first_from`` on, a try two plies shallower before
+    it (the same parity).
 
     >>> shallow_depths(9, 2), shallow_depths(10, 2), shallow_depths(15, 2)
     ((5,), (2, 4), (5, 7))
+    >>> shallow_depths(9, pairs={9: 3}), shallow_depths(10, pairs={9: 3})
+    ((3,), (4,))
     """
-    ds = shallow_depth(d)
+    ds = pairs[d] if pairs is not None and d in pairs else shallow_depth(d)
     if ds == 0:
         return ()
     if tries >= 2 and d >= first_from and ds > 2:
