@@ -9,9 +9,9 @@ of ``--openings`` (default the strength benchmark's 8-ply file) it runs
   reading the nodes and seconds Zebra reports for its search (its own counters; its
   iterative deepening from depth 2 included) and its move;
 * gameopt: ``search(board, Limit(depth=D), SearchParams(mpc=True, mpc_t=T))`` for each
-  confidence T of ``--t`` (default the shipped 1.5), with the shipped table: its nodes
-  (all iterations included), its process CPU seconds and its move, with the shipped table
-  or that of ``--table``. The kernels are loaded before any clock starts.
+  confidence T of ``--t`` (default the shipped 1.5), with the shipped table or that of
+  ``--table``: its nodes (all iterations included), its process CPU seconds and its move.
+  The kernels are loaded before any clock starts.
 
 The table gives per depth the mean nodes a position on each side, gameopt's nodes over
 Zebra's, gameopt's nodes a second, and how many of gameopt's moves are Zebra's; below it,
@@ -96,15 +96,11 @@ def main() -> int:
     try:
         openings = read_openings(args.openings)[:args.count]
         boards = [Board.from_moves(op) for op in openings]
-    except GameoptError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    seqs = [op.replace(" ", "").lower() for op in openings]
-    try:
         table = None if args.table is None else read_mpc(args.table)
     except GameoptError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    seqs = [op.replace(" ", "").lower() for op in openings]
     params = {t: SearchParams(mpc=True, mpc_t=t, mpc_table=table) for t in confidences}
     for p in params.values():
         search(Board.start(), Limit(depth=4), p)  # load the kernels before any clock

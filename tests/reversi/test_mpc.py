@@ -535,4 +535,3 @@ def test_train_mpc_shallow_option(tmp_path: Path) -> None:
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and "--shallow" in r.stderr, (bad, r.stderr)
         assert len(r.stderr.strip().splitlines()) == 1 and not out.exists()
-
