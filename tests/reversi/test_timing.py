@@ -11,7 +11,15 @@ from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, parse_player, play_game
 from gameopt.reversi.search import search, solve
-from gameopt.reversi.timing import MIN_SECONDS, TimeControl, solves_first, timed_move
+from gameopt.reversi.timing import (
+    MIN_SECONDS,
+    OVERRUN,
+    TimeControl,
+    solve_estimate,
+    solve_start,
+    solves_first,
+    timed_move,
+)
 
 
 def test_control_validation() -> None:
@@ -42,6 +50,48 @@ def test_clock_budgets_share_the_clock_and_never_exceed_it() -> None:
         left -= soft
         total += soft
     assert total <= 60.0
+
+
+def _old_allot(empties: int, left: float) -> float:
+    """The allotment before the clock was planned to the solve (stop 67's soft budget)."""
+    return left / (max(1, (empties + 1) // 2) + 3)
+
+
+@pytest.mark.parametrize("clock", [2.0, 12.0, 60.0])
+def test_a_clock_is_planned_to_the_exact_solve(clock: float) -> None:
+    """A model game: each midgame move spends OVERRUN soft budgets (capped by its hard
+    one), each endgame move its solve's estimate once the solve starts. The clock is not
+    overrun, the solve phase finds its reserve (the first solve is tried: its estimate is
+    within the soft budget's try share), and the midgame gets more of the clock than the
+    old allotment gave it under the same model."""
+    def play(allot) -> tuple[float, float, bool]:  # (midgame spent, total, solve tried)
+        left, mid, tried = clock, 0.0, False
+        for empties in range(52, 0, -2):
+            soft, hard = allot(empties, left)
+            assert 0 < soft <= hard <= max(left, MIN_SECONDS) + 1e-9
+            if solves_first(empties, soft, 14):
+                tried = tried or empties > 14
+                spent = min(hard, solve_estimate(empties))
+            else:
+                spent = min(hard, OVERRUN * soft)
+                mid += spent
+            left -= spent
+        return mid, clock - left, tried
+
+    new = play(TimeControl(clock=clock).allot)
+    old = play(lambda e, left: (lambda s: (s, min(4 * s, 0.3 * left)))(_old_allot(e, left)))
+    assert new[1] <= clock
+    assert new[2]  # the early solve still comes
+    assert new[0] > 1.1 * old[0]  # more of the clock goes to the midgame
+    assert new[1] > 0.8 * clock
+
+
+def test_solve_start_follows_the_budget() -> None:
+    assert solve_start(0.1) == 16 and solve_start(1.0) == 19
+    assert solve_start(1.0, 10, early=False) == 10
+    assert all(solves_first(solve_start(s), s, 14) and not solves_first(solve_start(s) + 1, s, 14)
+               for s in (0.05, 0.3, 3.0))
+    assert solve_start(1e-6, 14) == 14  # never below end_empties
 
 
 def test_soft_time_stops_before_a_new_iteration() -> None:

@@ -9,10 +9,13 @@ iteration (:func:`gameopt.reversi.search.search`'s ``soft_time``), and a *hard* 
 completed one). :func:`timed_move` runs the search (or the exact solve near the end) under
 them.
 
-The game clock is shared out over the moves still to play, as a fraction of the remaining
-time that grows as the game ends (one move in ``moves left + 3``, the increment almost
-whole); the hard budget is a few times the soft one but never more than a fixed share of
-what is left, so a clock is never run out by one move.
+The game clock is planned to the exact solve: the moves before it share what is left less
+a reserve for the solve (a few times its estimate, :func:`solve_estimate`), the increment
+almost whole, and from the solve on a move may use most of what is left; the hard budget
+is a few times the soft one but never more than a fixed share of what is left, so a clock
+is never run out by one move. (Until stop 67 one move had the remaining clock over the
+moves still to play plus 3, which left about a quarter of a 12 s clock unused:
+``benchmarks/bench_reversi_clock.py``.)
 
 References
 ----------
@@ -36,7 +39,8 @@ from gameopt.reversi.search import (
     solve,
 )
 
-__all__ = ["TimeControl", "timed_move", "solve_estimate", "solves_first", "MIN_SECONDS"]
+__all__ = ["TimeControl", "timed_move", "solve_estimate", "solve_start", "solves_first",
+           "MIN_SECONDS"]
 
 #: The least time any move is given (a clock at zero still plays a 1-ply move).
 MIN_SECONDS = 0.002
@@ -53,6 +57,16 @@ SOLVE_GROWTH = 2.2
 #: A timed move solves first (before ``end_empties``) when the estimate is within this
 #: share of its soft budget.
 TRY_SHARE = 0.5
+#: A game clock keeps this many estimates of the first exact solve for the endgame.
+ENDGAME_RESERVE = 3.0
+#: A move's search runs past its soft budget, on average, to about this many budgets (the
+#: iteration under way finishes): the clock's planned share of a midgame move is
+#: OVERRUN soft budgets.
+OVERRUN = 1.5
+#: From the exact solve on, a move's soft budget is the remaining clock over this, its hard
+#: budget at most ENDGAME_HARD_SHARE of it.
+ENDGAME_SHARES = 1.5
+ENDGAME_HARD_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -72,7 +86,7 @@ class TimeControl:
     (0.5, 0.5)
     >>> soft, hard = TimeControl(clock=60.0).allot(40, 60.0)
     >>> round(soft, 2), round(hard, 2)
-    (2.61, 10.43)
+    (3.46, 13.85)
     """
 
     move: float | None = None
@@ -94,16 +108,39 @@ class TimeControl:
             raise InvalidInputError(f"time control: clock {self.kind!r}: expected 'cpu' or "
                                     "'wall'")
 
-    def allot(self, empties: int, remaining: float | None) -> tuple[float, float]:
+    def allot(self, empties: int, remaining: float | None, end_empties: int = 14,
+              early: bool = True) -> tuple[float, float]:
         """(soft, hard) seconds for a move with ``empties`` empty squares, ``remaining``
-        seconds left on the game clock (ignored for a time per move). O(1)."""
+        seconds left on the game clock (ignored for a time per move); ``end_empties`` and
+        ``early`` as :func:`timed_move` is given them (where the exact solve starts).
+
+        A game clock is planned to the exact solve (:func:`solve_start`): before it,
+        the side's moves share what is left less :data:`ENDGAME_RESERVE` estimates of
+        that first solve, each move's share in :data:`OVERRUN` of a move (the iteration
+        under way when the soft budget runs out finishes); from it on, a move may use
+        most of what is left (the first solve is the endgame's one costly search). O(1).
+        """
         if self.move is not None:
             return self.move, self.move
         assert self.clock is not None  # one of move and clock is set
         left = max(0.0, self.clock if remaining is None else remaining)
+        inc = 0.8 * self.increment
         moves_left = max(1, (empties + 1) // 2)  # this side's moves still to play
-        soft = left / (moves_left + 3) + 0.8 * self.increment
-        hard = min(HARD_FACTOR * soft, HARD_SHARE * left + 0.8 * self.increment)
+        # each later move keeps its MIN_SECONDS: the budgets of a game fit its clock
+        spare = max(0.0, left - moves_left * MIN_SECONDS)
+        if empties <= end_empties or (
+                early and ENDGAME_RESERVE * solve_estimate(empties) <= spare):
+            soft = spare / ENDGAME_SHARES + inc  # the solve's turn: its reserve is here
+            hard = min(HARD_FACTOR * soft, ENDGAME_HARD_SHARE * left + inc)
+        else:
+            first = solve_start(left / (moves_left + 3) + inc, end_empties, early)
+            soft = 0.0
+            for _ in range(3):  # the solve's start moves with the budget: settle it
+                mid = max(1, (empties - first + 1) // 2)  # this side's moves before it
+                reserve = ENDGAME_RESERVE * solve_estimate(first)
+                soft = max(0.0, spare - reserve) / (OVERRUN * mid + 1) + inc
+                first = solve_start(soft, end_empties, early)
+            hard = min(HARD_FACTOR * soft, HARD_SHARE * left + inc)
         soft = max(MIN_SECONDS, min(soft, hard))
         return soft, max(MIN_SECONDS, hard)
 
@@ -120,6 +157,22 @@ def solve_estimate(empties: int) -> float:
     """Typical CPU seconds of the exact solve of a game position with ``empties`` empties
     (:data:`SOLVE_SECONDS` · :data:`SOLVE_GROWTH` ** (empties - 15)). O(1)."""
     return SOLVE_SECONDS * SOLVE_GROWTH ** (empties - 15)
+
+
+def solve_start(soft: float, end_empties: int = 14, early: bool = True) -> int:
+    """The most empties at which a timed move with a soft budget of ``soft`` seconds
+    starts with the exact solve (:func:`solves_first`; at least ``end_empties``). O(1).
+
+    Examples
+    --------
+    >>> solve_start(0.1), solve_start(1.0), solve_start(1.0, early=False)
+    (16, 19, 14)
+    """
+    e = end_empties
+    if early:
+        while e < 60 and solves_first(e + 1, soft, end_empties, early):
+            e += 1
+    return e
 
 
 def solves_first(empties: int, soft: float, end_empties: int, early: bool = True) -> bool:
@@ -169,7 +222,7 @@ def timed_move(board: Board, control: TimeControl, remaining: float | None = Non
     params = params or SearchParams()
     # by time: Multi-ProbCut and lazy evaluation in every midgame search of the move
     params = selective_params(params, True)  # (one setting, so a kept table stays valid)
-    soft, hard = control.allot(board.empties, remaining)
+    soft, hard = control.allot(board.empties, remaining, end_empties, early)
     kind = control.kind
     if not solves_first(board.empties, soft, end_empties, early):
         return search(board, Limit(time=hard, clock=kind, stop=stop), params,
