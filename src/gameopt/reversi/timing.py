@@ -86,7 +86,7 @@ class TimeControl:
     (0.5, 0.5)
     >>> soft, hard = TimeControl(clock=60.0).allot(40, 60.0)
     >>> round(soft, 2), round(hard, 2)
-    (3.46, 13.85)
+    (3.46, 13.84)
     """
 
     move: float | None = None
