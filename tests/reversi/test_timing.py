@@ -12,6 +12,8 @@ from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, parse_player, play_game
 from gameopt.reversi.search import search, solve
 from gameopt.reversi.timing import (
+    HARD_FACTOR,
+    HARD_SHARE,
     MIN_SECONDS,
     OVERRUN,
     TimeControl,
@@ -52,9 +54,10 @@ def test_clock_budgets_share_the_clock_and_never_exceed_it() -> None:
     assert total <= 60.0
 
 
-def _old_allot(empties: int, left: float) -> float:
-    """The allotment before the clock was planned to the solve (stop 67's soft budget)."""
-    return left / (max(1, (empties + 1) // 2) + 3)
+def _old_allot(empties: int, left: float) -> tuple[float, float]:
+    """The allotment before the clock was planned to the solve (up to stop 67)."""
+    soft = left / (max(1, (empties + 1) // 2) + 3)
+    return soft, min(HARD_FACTOR * soft, HARD_SHARE * left)
 
 
 @pytest.mark.parametrize("clock", [2.0, 12.0, 60.0])
@@ -79,7 +82,7 @@ def test_a_clock_is_planned_to_the_exact_solve(clock: float) -> None:
         return mid, clock - left, tried
 
     new = play(TimeControl(clock=clock).allot)
-    old = play(lambda e, left: (lambda s: (s, min(4 * s, 0.3 * left)))(_old_allot(e, left)))
+    old = play(_old_allot)
     assert new[1] <= clock
     assert new[2]  # the early solve still comes
     assert new[0] > 1.1 * old[0]  # more of the clock goes to the midgame
