@@ -46,7 +46,11 @@ from gameopt.reversi.train import selfplay_params
 from gameopt.reversi.weights import kernel_weights, load_npz
 
 __all__ = ["mpc_samples", "fit_mpc", "check_pairs", "write_mpc_samples", "read_mpc_samples",
-           "MPC_SAMPLES_FORMAT"]
+           "MPC_SAMPLES_FORMAT", "FIT_MPC_T"]
+
+#: the confidence of the selective searches that sample the rows above ``max_depth`` (the
+#: shipped table was fitted with it; play's default, ``SearchParams.mpc_t``, may differ)
+FIT_MPC_T = 1.5
 
 
 def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
@@ -81,7 +85,7 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
         ply += 1
     out = []
     full = replace(selfplay_params(source, tt_bits), mpc=False)
-    selective = replace(full, mpc=True, mpc_table=table)
+    selective = replace(full, mpc=True, mpc_table=table, mpc_t=FIT_MPC_T)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
