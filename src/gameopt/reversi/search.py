@@ -118,8 +118,8 @@ class SearchParams:
     mpc_t : float
         Its confidence: a node is cut when the shallow search puts the deep value
         ``mpc_t`` standard deviations beyond the window (0..10). The default 1.8 (1.5
-        until stop 69) leaned ahead of 1.5 against Zebra at 0.1 s a move and on a 12 s
-        game clock, and in self-play on that clock (see the README).
+        until stop 69) leaned ahead of 1.5 on a 12 s game clock, against Zebra and in
+        self-play; at 0.1 s a move no difference was measured (see the README).
     mpc_table : MpcTable or None
         The cut pairs and regressions (None: the shipped ones,
         :func:`gameopt.reversi.probcut.shipped_mpc`).
