@@ -249,6 +249,7 @@ def test_samples_go_on_selectively_past_the_full_width_depth(tmp_path: Path) -> 
                  "-o", str(out)]) == 0
     t = read_mpc(out)
     assert t.meta["max_depth"] == 5 and t.meta["full_width_depth"] == 3
+    assert t.meta["selective_t"] == 1.5  # the confidence the selective samples were cut at
     assert any(d == 5 for _, d, *_ in t.rows())
     assert main(["reversi", "train", "mpc", "--games", "1", "--max-depth", "3",
                  "--selective-depth", "2", "-o", str(tmp_path / "x.npz")]) == 2
@@ -294,6 +295,41 @@ def test_samples_use_the_table_they_are_given(tmp_path: Path) -> None:
                  "--max-depth", "3", "--selective-depth", "4", "--workers", "1", "-q",
                  "--table", str(never), "-o", str(out)]) == 0
     assert read_mpc(out).meta["selective_table"] == "never.npz"
+
+
+def test_samples_cut_at_the_fitting_confidence_not_plays(tmp_path: Path) -> None:
+    """The selective searches of the samples cut at ``selective_t``, by default
+    ``FIT_MPC_T`` = 1.5, the confidence the shipped table was fitted at, and not at play's
+    default ``SearchParams.mpc_t`` (1.8): so the README's commands remake the shipped
+    table. A loose table (a = 1, b = 0, sigma one disc at depths 3..7) makes the
+    confidence matter on a few positions; a confidence outside 0..10 is refused."""
+    from gameopt.reversi.mpcfit import FIT_MPC_T, mpc_samples
+
+    assert FIT_MPC_T == 1.5 and SearchParams().mpc_t != FIT_MPC_T
+    shipped = shipped_mpc()
+    if shipped is None:
+        pytest.skip("no shipped MPC table in this checkout")
+    loose = np.zeros_like(shipped.table)
+    for d in range(3, 8):
+        loose[:, d, 0:4] = (shallow_depth(d), 1.0, 0.0, 100.0)
+    path = tmp_path / "loose.npz"
+    write_mpc(path, MpcTable(loose, {}))
+
+    def values(**kw: float) -> np.ndarray:
+        e, v = mpc_samples(3, max_depth=3, per_game=4, selective_depth=6, workers=1,
+                           table=path, **kw)
+        assert len(e) == 12 and v.shape == (12, 6)
+        return v
+
+    default = values()
+    assert np.array_equal(default, values(selective_t=FIT_MPC_T))
+    assert not np.array_equal(default, values(selective_t=SearchParams().mpc_t))
+    bold, never = values(selective_t=0.0), values(selective_t=10.0)
+    assert not np.array_equal(bold, never)
+    assert np.array_equal(bold[:, :3], never[:, :3])  # the full-width depths do not cut
+    for bad in (-0.5, 10.5):
+        with pytest.raises(InvalidInputError, match=f"selective_t={bad}"):
+            mpc_samples(1, max_depth=3, selective_depth=4, selective_t=bad)
 
 
 def test_samples_use_the_weights_they_are_given(tmp_path: Path) -> None:

@@ -822,6 +822,7 @@ def _shallow_pairs(text: str | None) -> dict[int, int] | None:
 def cmd_train_mpc(args: argparse.Namespace) -> int:
     from gameopt.cli.common import progress_for
     from gameopt.reversi.mpcfit import (
+        FIT_MPC_T,
         fit_mpc,
         mpc_samples,
         read_mpc_samples,
@@ -845,6 +846,8 @@ def cmd_train_mpc(args: argparse.Namespace) -> int:
                                       table=args.table, eval_file=args.eval)
         info = {"games": args.games, "per_game": args.per_game, "seed": args.seed,
                 "full_width_depth": args.max_depth}
+        if args.selective_depth is not None and args.selective_depth > args.max_depth:
+            info["selective_t"] = FIT_MPC_T
         if args.table is not None:
             info["selective_table"] = Path(args.table).name
         if args.eval is not None:

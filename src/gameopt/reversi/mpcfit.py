@@ -53,15 +53,16 @@ __all__ = ["mpc_samples", "fit_mpc", "check_pairs", "write_mpc_samples", "read_m
 FIT_MPC_T = 1.5
 
 
-def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
+def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None, float]
               ) -> list[tuple[int, list[int]]]:
     """One self-play game (8 random plies, then 2-ply searches with 10 % random moves);
     ``per_game`` of its positions with more than ``deep + 1`` empties (at most 52) are
     searched by iterative deepening to ``max_depth`` without selectivity, then (when
     ``deep`` > ``max_depth``) to ``deep`` with Multi-ProbCut (the table in the job, None
-    for the shipped one): (empties, [value at depth 1, 2, ..., deep] in centi-discs).
-    Every search uses the weights file last in the job (None: the shipped weights)."""
-    seed, max_depth, per_game, tt_bits, deep, table, eval_file = job
+    for the shipped one, at the confidence last in the job): (empties, [value at depth 1,
+    2, ..., deep] in centi-discs). Every search uses the job's weights file (None: the
+    shipped weights)."""
+    seed, max_depth, per_game, tt_bits, deep, table, eval_file, cut_t = job
     rng = np.random.default_rng(seed)
     source = eval_file or ""
     play = selfplay_params(source, 14)
@@ -85,7 +86,7 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
         ply += 1
     out = []
     full = replace(selfplay_params(source, tt_bits), mpc=False)
-    selective = replace(full, mpc=True, mpc_table=table, mpc_t=FIT_MPC_T)
+    selective = replace(full, mpc=True, mpc_table=table, mpc_t=cut_t)
     for i in rng.choice(len(seq), size=min(per_game, len(seq)), replace=False):
         values: dict[int, int] = {}
         found: dict[int, int] = {}
@@ -108,7 +109,8 @@ def _mpc_game(job: tuple[int, int, int, int, int, MpcTable | None, str | None]
 def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int = 0,
                 scheduler: str | None = None, workers: int | None = None,
                 progress: ProgressCallback | None = None, selective_depth: int | None = None,
-                table: str | Path | None = None, eval_file: str | Path | None = None
+                table: str | Path | None = None, eval_file: str | Path | None = None,
+                selective_t: float = FIT_MPC_T
                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Positions of ``games`` self-play games searched to every depth 1..``max_depth``
     without selectivity, and with ``selective_depth`` (deeper than ``max_depth``) on to it
@@ -117,12 +119,14 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
     deepest centi-discs). Games are parallel jobs. ``eval_file``: the pattern weights
     (with their network, if the file has one) that play the games and evaluate the
     searches (default the shipped weights): a table for an evaluation is fitted on that
-    evaluation's searches.
+    evaluation's searches. ``selective_t``: the selective searches' cut confidence in
+    standard deviations (default ``FIT_MPC_T``, the shipped table's; 0..10).
 
     Raises
     ------
     InvalidInputError
-        Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16);
+        Counts out of range (``max_depth`` 3..16, ``selective_depth`` above it, at most 16)
+        or ``selective_t`` outside 0..10;
         a ``table`` without a ``selective_depth`` above ``max_depth``, or one that is not
         a Multi-ProbCut table file; an ``eval_file`` that is not a weights file.
     """
@@ -131,6 +135,9 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
         raise InvalidInputError(f"mpc samples: games={games}, per_game={per_game}, "
                                 f"max_depth={max_depth}, selective_depth={selective_depth}: "
                                 "out of range (max_depth 3..16, selective_depth up to 16)")
+    if not 0 <= selective_t <= 10:
+        raise InvalidInputError(f"mpc samples: selective_t={selective_t}: expected 0..10 "
+                                "standard deviations")
     if table is not None and deep == max_depth:
         raise InvalidInputError(f"mpc samples: table {str(table)!r} is for the selective "
                                 "searches: give a selective_depth above max_depth")
@@ -139,7 +146,8 @@ def mpc_samples(games: int, *, max_depth: int = 10, per_game: int = 4, seed: int
     if weights is not None:
         kernel_weights(weights)  # fail now, naming the file, not in a worker
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    jobs = [(int(s), max_depth, per_game, 18, deep, cuts, weights) for s in seeds]
+    jobs = [(int(s), max_depth, per_game, 18, deep, cuts, weights, float(selective_t))
+            for s in seeds]
     rows = [x for part in parallel_map(_mpc_game, jobs, scheduler=scheduler, workers=workers,
                                        progress=progress) for x in part]
     empties = np.array([e for e, _ in rows], dtype=np.int64)
