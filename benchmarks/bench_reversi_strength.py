@@ -37,8 +37,11 @@ intervals. Per depth D of ``--depths``:
 
 ``bench_reversi_zebra_time.py`` measures Zebra's time a move by depth on played games'
 positions, to choose D. ``--games DIR`` keeps each row's games: ``DIR/ROW.ggf.part`` as
-each game ends, then ``DIR/ROW.ggf`` in match order, so a stopped run (Ctrl-C, or a TERM,
-which also removes the adapter logs' temporary directory) keeps its finished games.
+each game ends, then ``DIR/ROW.ggf`` in match order, so a stopped run (Ctrl-C, or a TERM)
+keeps its finished games; the adapter's log of Zebra's calls is kept beside them as
+``DIR/zebra-ROW.log`` (one line a call: empties, move, wall and CPU seconds), so a stopped
+row's Zebra time can still be read (without ``--games`` the log is in a temporary
+directory, removed at the end).
 
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
@@ -233,7 +236,9 @@ def main() -> int:
             Zebra's CPU seconds per midgame move and in all, and this process's CPU
             seconds over the games (gameopt's own with one worker: the games run here,
             Zebra in child processes); records the equivalent command."""
-            log = Path(tmp) / f"zebra-{name}.log"
+            # with --games the log stays beside the games (a stopped row keeps it too)
+            log = (Path(tmp) if args.games is None else args.games) / f"zebra-{name}.log"
+            log.unlink(missing_ok=True)  # a row's own calls only, not an earlier run's
             zspec = (f"nboard={shlex.quote(sys.executable)} {adapter} --exact {exact} "
                      f"--log {log},depth={depth},timeout=600")
             a, b = parse_player(aspec, f"gameopt {aspec}"), parse_player(zspec, f"Zebra d{depth}")
