@@ -10,12 +10,13 @@ from gameopt.core import Limit
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, parse_player, play_game
-from gameopt.reversi.search import search, solve
+from gameopt.reversi.search import SearchParams, SearchResult, search, solve
 from gameopt.reversi.timing import (
     HARD_FACTOR,
     HARD_SHARE,
     MIN_SECONDS,
     OVERRUN,
+    SHORT_MOVE,
     TimeControl,
     solve_estimate,
     solve_start,
@@ -136,6 +137,38 @@ def test_timed_move_solves_early_when_the_solve_fits_its_time() -> None:
         parse_player("early=2", "A")
 
 
+def test_a_short_control_cuts_at_the_short_confidence(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A timed move's searches cut at ``mpc_t_short`` (1.5) when the control is short
+    (midgame moves under 0.2 s: 0.1 s a move, a 2.2 s clock) and at ``mpc_t`` (1.8)
+    otherwise (1 s a move, a 12 s clock), the whole game alike; ``mpct=`` sets both."""
+    import gameopt.reversi.timing as timing
+
+    seen: list[float] = []
+
+    def spy(board: Board, limit: Limit, params: SearchParams, *a: object, **k: object
+            ) -> SearchResult:
+        seen.append(params.mpc_t)
+        return search(board, Limit(depth=1), params)
+
+    monkeypatch.setattr(timing, "search", spy)
+    mid = Board.from_moves("f5d6c3d3c4f4")
+    cases = [(TimeControl(move=0.1), None, 1.5), (TimeControl(move=1.0), None, 1.8),
+             (TimeControl(clock=2.2), 2.2, 1.5), (TimeControl(clock=2.2), 0.3, 1.5),
+             (TimeControl(clock=12.0), 12.0, 1.8), (TimeControl(clock=12.0), 0.3, 1.8)]
+    for control, remaining, t in cases:
+        seen.clear()
+        timed_move(mid, control, remaining)
+        assert seen == [t], (control, remaining)
+    assert TimeControl(move=SHORT_MOVE).short() is False
+    assert TimeControl(move=0.99 * SHORT_MOVE).short() is True
+    seen.clear()
+    timed_move(mid, TimeControl(move=0.1), params=SearchParams(mpc_t=2.0, mpc_t_short=0.9))
+    assert seen == [0.9]
+    with pytest.raises(InvalidInputError, match="mpc_t_short 11"):
+        SearchParams(mpc_t_short=11)
+
+
 def test_player_specs_with_time() -> None:
     p = parse_player("time=0.1,end=10", "A")
     assert isinstance(p, Player) and p.control == TimeControl(move=0.1)
@@ -146,12 +179,14 @@ def test_player_specs_with_time() -> None:
     assert parse_player("time=1", "C").params.mpc is None  # type: ignore[union-attr]
     d = parse_player("mpc=1,mpct=2.5", "D")
     assert isinstance(d, Player) and (d.params.mpc, d.params.mpc_t) == (True, 2.5)
+    assert d.params.mpc_t_short == 2.5  # mpct: one confidence for every time control
     import gameopt.reversi as rv  # a weights file keeps the Multi-ProbCut settings
 
     shipped = Path(rv.__file__).parent / "data" / "weights.npz"
-    e = parse_player(f"eval={shipped},mpc=1,mpct=2.5", "E")
+    e = parse_player(f"eval={shipped},mpc=1,mpct=2.5,mpcnest=2", "E")
     assert isinstance(e, Player)
-    assert (e.search_params().mpc, e.search_params().mpc_t) == (True, 2.5)
+    ep = e.search_params()
+    assert (ep.mpc, ep.mpc_t, ep.mpc_t_short, ep.mpc_nest) == (True, 2.5, 2.5, 2)
     f = parse_player(f"eval={shipped},lazy=1.5,netmax=24", "F")  # and the lazy settings
     assert isinstance(f, Player)
     assert (f.search_params().net_margin, f.search_params().net_max_empties) == (150, 24)

@@ -37,7 +37,8 @@ player specs (comma-separated, any order):
                             S seconds (plus inc per move), on CPU time unless wall;
                             mpc=1|0: Multi-ProbCut in the midgame on|off (default: on
                             when thinking by time, off at a fixed depth); mpct=T: its
-                            confidence in standard deviations (default 1.8); keep=0:
+                            confidence in standard deviations (default 1.8, and 1.5
+                            when moves get under 0.2 s, as on a 2.2 s clock); keep=0:
                             a new transposition table for every timed search (default
                             keep=1: one kept through the game); early=0: solve exactly
                             only from end= empties (default early=1: by time also

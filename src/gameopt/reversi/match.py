@@ -140,7 +140,8 @@ class Player:
         if self.eval_file is None:
             return self.params
         return replace(pattern_params(self.eval_file), mpc=self.params.mpc,
-                       mpc_t=self.params.mpc_t, mpc_table=self.params.mpc_table,
+                       mpc_t=self.params.mpc_t, mpc_t_short=self.params.mpc_t_short,
+                       mpc_table=self.params.mpc_table, mpc_nest=self.params.mpc_nest,
                        net_margin=self.params.net_margin,
                        net_max_empties=self.params.net_max_empties)
 
@@ -242,9 +243,11 @@ class Player:
         on a game clock, both on CPU time unless ``wall`` is given; ``depth`` is then
         unused. ``mpc=1`` turns Multi-ProbCut on, ``mpc=0`` off (default: on when thinking
         by time, off at a fixed depth; see :class:`~gameopt.reversi.search.SearchParams`),
-        ``mpct=T`` sets its confidence, ``mpctable=FILE`` its cut pairs (a table of
-        ``gameopt reversi train mpc``, e.g. fitted with ``--eval`` on the weights of
-        ``eval=FILE``; default the shipped table), ``mpcnest=2`` makes its cut tests
+        ``mpct=T`` sets its confidence for every time control (by default 1.8, 1.5 on a
+        short one: :meth:`~gameopt.reversi.timing.TimeControl.short`), ``mpctable=FILE``
+        its cut pairs (a table of ``gameopt reversi train mpc``, e.g. fitted with
+        ``--eval`` on the weights of ``eval=FILE``; default the shipped table),
+        ``mpcnest=2`` makes its cut tests
         selective searches themselves (``SearchParams.mpc_nest``), ``lazy=D`` the
         network's lazy-evaluation margin in discs (``SearchParams.net_margin``; a weights
         file with a network; default: 3 when thinking by time, 0 at a fixed depth),
@@ -338,8 +341,8 @@ class Player:
         if mpc is not None:
             params = replace(params, mpc=mpc)
         try:
-            if mpc_t is not None:
-                params = replace(params, mpc_t=mpc_t)
+            if mpc_t is not None:  # the one confidence, whatever the time control
+                params = replace(params, mpc_t=mpc_t, mpc_t_short=mpc_t)
             if mpc_table is not None:
                 params = replace(params, mpc_table=mpc_table)
             if mpc_nest is not None:

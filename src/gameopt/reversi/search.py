@@ -119,7 +119,12 @@ class SearchParams:
         Its confidence: a node is cut when the shallow search puts the deep value
         ``mpc_t`` standard deviations beyond the window (0..10). The default 1.8 (1.5
         until stop 69) leaned ahead of 1.5 on a 12 s game clock, against Zebra and in
-        self-play; at 0.1 s a move no difference was measured (see the README).
+        self-play (see the README).
+    mpc_t_short : float
+        The confidence a timed move uses instead when its time control is short
+        (:meth:`gameopt.reversi.timing.TimeControl.short`: midgame moves of less than
+        0.2 s; 0..10). The default 1.5 leaned ahead of 1.8 on a 2.2 s game clock against
+        Zebra (stop 70, see the README).
     mpc_table : MpcTable or None
         The cut pairs and regressions (None: the shipped ones,
         :func:`gameopt.reversi.probcut.shipped_mpc`).
@@ -187,6 +192,7 @@ class SearchParams:
     aspiration: bool = True
     mpc: bool | None = None
     mpc_t: float = 1.8
+    mpc_t_short: float = 1.5
     mpc_table: MpcTable | None = field(default=None, compare=False)
     mpc_nest: int = 1
     end_selectivity: tuple[float, ...] = ()
@@ -216,8 +222,9 @@ class SearchParams:
             raise InvalidInputError(f"end_eval_weight {self.end_eval_weight}: expected 0..65536")
         if not 4 <= self.tt_bits <= 30:
             raise InvalidInputError(f"tt_bits {self.tt_bits}: expected 4..30")
-        if not 0 <= self.mpc_t <= 10:
-            raise InvalidInputError(f"mpc_t {self.mpc_t}: expected 0..10")
+        for name in ("mpc_t", "mpc_t_short"):
+            if not 0 <= getattr(self, name) <= 10:
+                raise InvalidInputError(f"{name} {getattr(self, name)}: expected 0..10")
         if self.mpc_nest not in (1, 2) or isinstance(self.mpc_nest, bool):
             raise InvalidInputError(f"mpc_nest {self.mpc_nest!r}: expected 1 or 2")
         object.__setattr__(self, "end_selectivity", tuple(self.end_selectivity))
