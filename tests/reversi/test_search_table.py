@@ -175,16 +175,20 @@ def test_timed_players_keep_a_table_per_game_unless_told() -> None:
 def test_timed_moves_keep_one_setting_into_the_endgame() -> None:
     """Every search of a timed game (midgame by time, the solve from ``end_empties`` and
     its root ordering) decides Multi-ProbCut and lazy evaluation the same way, so the
-    kept table is never cleared for a changed setting on the way into the endgame."""
+    kept table is never cleared for a changed setting on the way into the endgame: with
+    short moves (the cut confidence ``mpc_t_short``) and with longer ones (``mpc_t``)."""
     line = _line(48)
     mid = next(b for b in line if b.empties == 18)
     end = next(b for b in line if b.empties == 12)
-    table = SearchTable(16)
-    timed_move(mid, TimeControl(move=0.02), end_empties=14, params=SMALL, table=table)
-    key = table._key  # what the table was filled under
-    assert key is not None
-    r = timed_move(end, TimeControl(move=0.5), end_empties=14, params=SMALL, table=table)
-    assert r.exact and table._key == key
+    for first, then in ((0.02, 0.1), (0.25, 0.5)):  # both short, both not
+        assert TimeControl(move=first).short() == TimeControl(move=then).short()
+        table = SearchTable(16)
+        timed_move(mid, TimeControl(move=first), end_empties=14, params=SMALL, table=table)
+        key = table._key  # what the table was filled under
+        assert key is not None
+        r = timed_move(end, TimeControl(move=then), end_empties=14, params=SMALL,
+                       table=table)
+        assert r.exact and table._key == key
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch, module: object) -> list[SearchTable | None]:
