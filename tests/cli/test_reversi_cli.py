@@ -128,6 +128,17 @@ def test_openings_then_match(tmp_path: Path, capsys: pytest.CaptureFixture[str])
                  str(out), "--workers", "1", "-q", "--games", str(games)]) == 0
     assert f"wrote 6 games to {games}" in capsys.readouterr().out
     assert len(read_ggf(games)) == 6 and not (tmp_path / "m.ggf.part").exists()
+    first = tmp_path / "first.ggf"  # -n with --openings: the file's first N
+    assert main(["reversi", "match", "--a", "depth=2", "--b", "depth=1", "--openings",
+                 str(out), "-n", "2", "--workers", "1", "-q", "--games", str(first)]) == 0
+    assert "4 games" in capsys.readouterr().out
+    assert ([g.moves[:4] for g in read_ggf(first)]
+            == [g.moves[:4] for g in read_ggf(games)[:4]])
+    for n, message in (("4", f"--count 4: {out} has 3 openings"),
+                       ("0", "--count 0: expected at least 1 pair")):
+        assert main(["reversi", "match", "--openings", str(out), "-n", n, "-q"]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
     bad = tmp_path / "no" / "m.ggf"
     assert main(["reversi", "match", "--openings", str(out), "--workers", "1", "-q",
                  "--games", str(bad)]) == 2

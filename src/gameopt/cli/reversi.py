@@ -106,7 +106,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument("--b", default="depth=2", metavar="SPEC", help="player B (see below)")
     s.add_argument("--openings", default=None, metavar="FILE",
                    help="move lists, one a line (default: --count made with --seed)")
-    s.add_argument("-n", "--count", type=int, default=50, help="openings to make")
+    s.add_argument("-n", "--count", type=int, default=None,
+                   help="openings: to make (default 50), or the first N of --openings "
+                        "(default all of them)")
     s.add_argument("--plies", type=int, default=8,
                    help="plies of each opening made (0: every pair of games from the "
                         "start, varied only by a player's book variety)")
@@ -536,19 +538,26 @@ def cmd_match(args: argparse.Namespace) -> int:
             p = replace(p, name=f"{p.name} {control.describe()}", control=control)
         players.append(p)
     a, b = players
+    count = args.count
+    if count is not None and count < 1:
+        raise InvalidInputError(f"--count {count}: expected at least 1 pair")
     if args.openings:
         ops = read_openings(args.openings)
+        if count is not None:  # the first N of the file
+            if count > len(ops):
+                raise InvalidInputError(f"--count {count}: {args.openings} has "
+                                        f"{len(ops)} openings")
+            ops = ops[:count]
     elif args.plies == 0:  # every pair from the start: only a book's variety varies them
-        if args.count < 1:
-            raise InvalidInputError(f"--count {args.count}: expected at least 1 pair")
-        ops = [""] * args.count
-        if args.count > 1 and not any(isinstance(p, Player) and p.variety > 0
-                                      for p in players):
+        count = 50 if count is None else count
+        ops = [""] * count
+        if count > 1 and not any(isinstance(p, Player) and p.variety > 0
+                                 for p in players):
             print(f"match: --plies 0 and neither player has book variety (variety=V): the "
-                  f"{args.count} pairs from the start may all be one game a colour, and the "
+                  f"{count} pairs from the start may all be one game a colour, and the "
                   "interval then counts them as independent", file=sys.stderr)
     else:
-        ops = make_openings(args.count, args.plies, seed=args.seed)
+        ops = make_openings(50 if count is None else count, args.plies, seed=args.seed)
     if args.games is None:
         res = run_match(a, b, ops, scheduler=args.scheduler, workers=args.workers,
                         progress=progress_for(args.quiet))
