@@ -84,8 +84,8 @@ def test_bench_ffo_first_positions(reversi_data: Path,
     (["reversi", "solve"], "give a POSITION or --obf FILE"),
     (["reversi", "match", "--a", "depth=x"],
      "is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, cpu, wall, mpc=0|1, mpct=T, "
-     "mpctable=FILE, mpcnest=1|2, lazy=D, netmax=E, keep=0|1, early=0|1, book=FILE, "
-     "variety=V or "
+     "mpctable=FILE, mpcnest=1|2, lazy=D, netmax=E, keep=0|1, early=0|1, passes=0|1, "
+     "book=FILE, variety=V or "
      "nboard=COMMAND"),
     (["reversi", "match", "--b", "nboard=/nonexistent/engine"],
      "engine command '/nonexistent/engine' not found"),

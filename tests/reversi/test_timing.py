@@ -10,14 +10,16 @@ from gameopt.core import Limit
 from gameopt.errors import InvalidInputError
 from gameopt.reversi.board import Board
 from gameopt.reversi.match import Player, parse_player, play_game
-from gameopt.reversi.search import SearchParams, SearchResult, search, solve
+from gameopt.reversi.search import SearchParams, SearchResult, SearchTable, search, solve
 from gameopt.reversi.timing import (
+    END_PASSES,
     HARD_FACTOR,
     HARD_SHARE,
     MIN_SECONDS,
     OVERRUN,
     SHORT_MOVE,
     TimeControl,
+    passes_first,
     solve_estimate,
     solve_start,
     solves_first,
@@ -135,6 +137,80 @@ def test_timed_move_solves_early_when_the_solve_fits_its_time() -> None:
     assert parse_player("time=1", "A").early_solve is True  # type: ignore[union-attr]
     with pytest.raises(InvalidInputError, match="not depth"):
         parse_player("early=2", "A")
+
+
+def test_a_solve_with_soft_time_plays_its_last_selective_pass() -> None:
+    from tests.reversi.positions import random_position
+
+    b = random_position(7, 18)
+    two = SearchParams(end_selectivity=(1.0, 2.0), end_sel_min=9)
+    first = solve(b, params=two, soft_time=1e-9)  # no second pass once the time is spent
+    assert (first.exact, first.stopped, first.depth) == (False, False, b.empties)
+    assert first.move in b.legal_moves() and -64 < first.score < 64
+    one = SearchParams(end_selectivity=(1.0,), end_sel_min=9)
+    alone = solve(b, params=one, soft_time=1e-9)
+    assert (alone.move, alone.score, alone.nodes) == (first.move, first.score, first.nodes)
+    # stopped in the exact pass: the selective pass's move, marked stopped
+    cut = solve(b, Limit(nodes=alone.nodes + 1000), params=one)
+    assert (cut.stopped, cut.exact, cut.depth) == (True, False, b.empties)
+    assert (cut.move, cut.score) == (alone.move, alone.score)
+    none = solve(b, Limit(nodes=50), params=two)  # stopped before any pass finished
+    assert none.stopped and none.depth == 0
+    exact = solve(b)
+    whole = solve(b, params=two, soft_time=1e9)  # time for every pass: the exact answer
+    assert whole.exact and whole.score == exact.score and not whole.stopped
+    with pytest.raises(InvalidInputError, match="soft time"):
+        solve(b, params=two, soft_time=-1)
+
+
+def test_timed_moves_run_the_selective_passes_above_the_solve(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """A few empties above the exact solve, a timed move solves with the selective passes
+    (their soft budget the move's), unless ``passes=False``; below, the exact solve alone;
+    above, the midgame search. One kept table goes through all three uncleared."""
+    import gameopt.reversi.timing as timing
+    from tests.reversi.positions import random_position
+
+    assert [e for e in range(14, 30) if passes_first(e, 0.45, 14)] == [19, 20, 21, 22]
+    assert not any(passes_first(e, 0.45, 14) for e in range(14, 19))  # solves_first there
+    calls: list[tuple[str, tuple[float, ...], float | None]] = []
+    real_solve, real_search = timing.solve, timing.search
+
+    def solve_spy(board: Board, limit: Limit, params: SearchParams, *a: object,
+                  **k: object) -> SearchResult:
+        soft = k.get("soft_time")
+        calls.append(("solve", params.end_selectivity,
+                      soft if isinstance(soft, float) else None))
+        return real_solve(board, limit, params, *a, **k)  # type: ignore[arg-type]
+
+    def search_spy(board: Board, limit: Limit, params: SearchParams, *a: object,
+                   **k: object) -> SearchResult:
+        calls.append(("search", params.end_selectivity, None))
+        return real_search(board, limit, params, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(timing, "solve", solve_spy)
+    monkeypatch.setattr(timing, "search", search_spy)
+    table = SearchTable(16)
+    cleared: list[int] = []
+    clear = table.clear
+    monkeypatch.setattr(table, "clear", lambda: (cleared.append(1), clear())[1])
+    control = TimeControl(move=0.45)
+    boards = [random_position(11, e) for e in (26, 21, 16)]
+    for b in boards:
+        r = timed_move(b, control, table=table)
+        assert r.move in b.legal_moves()
+    assert [c[0] for c in calls[:1]] == ["search"] and calls[0][1] == ()
+    passes = [c for c in calls if c[1]]
+    assert passes == [("solve", END_PASSES, 0.45)]
+    assert calls[-1] == ("solve", (), None)
+    assert cleared == [1]  # once, by the first search: never between the three
+    calls.clear()
+    r = timed_move(boards[1], control, passes=False)
+    assert [c[0] for c in calls] == ["search"] and r.move in boards[1].legal_moves()
+    assert parse_player("time=1,passes=0", "A").end_passes is False  # type: ignore[union-attr]
+    assert parse_player("time=1", "A").end_passes is True  # type: ignore[union-attr]
+    with pytest.raises(InvalidInputError, match="not depth"):
+        parse_player("passes=2", "A")
 
 
 def test_a_short_control_cuts_at_the_short_confidence(monkeypatch: pytest.MonkeyPatch

@@ -43,6 +43,10 @@ player specs (comma-separated, any order):
                             keep=1: one kept through the game); early=0: solve exactly
                             only from end= empties (default early=1: by time also
                             earlier, when the solve should fit in half the move's time)
+  passes=0|1                by time, a few empties above the exact solve: selective
+                            endgame passes first, each started within the move's time,
+                            the last one finished giving the move (default 1; 0: a
+                            midgame search there)
   mpctable=FILE             Multi-ProbCut's cut pairs from FILE (made by 'train mpc',
                             with --eval for weights of your own; default: the shipped
                             table, fitted on the shipped weights)

@@ -134,6 +134,7 @@ class Player:
     variety: float = 0.0
     keep_table: bool = True
     early_solve: bool = True
+    end_passes: bool = True
 
     def search_params(self) -> SearchParams:
         """``params``, or the pattern evaluation of ``eval_file`` (loaded once per process)."""
@@ -218,7 +219,8 @@ class Player:
         params = self.search_params()
         if self.control is not None:
             r = timed_move(board, self.control, remaining, end_empties=self.end_empties,
-                           params=params, table=table, early=self.early_solve)
+                           params=params, table=table, early=self.early_solve,
+                           passes=self.end_passes)
             note = (f"exact {r.score:+.0f}" if r.exact
                     else f"eval {r.score:+.2f} at depth {r.depth}")
             note += f" in {r.seconds:.2f} s"
@@ -234,7 +236,8 @@ class Player:
     @classmethod
     def from_spec(cls, spec: str, name: str) -> Player:
         """``depth=4,end=12,eval=FILE,time=S,clock=S,inc=S,cpu|wall,mpc=0|1,mpct=T,
-        mpctable=FILE,mpcnest=1|2,lazy=D,netmax=E,keep=0|1,early=0|1,book=FILE,variety=V``
+        mpctable=FILE,mpcnest=1|2,lazy=D,netmax=E,keep=0|1,early=0|1,passes=0|1,book=FILE,
+        variety=V``
         (any order, all optional) -> Player.
 
         Without ``eval`` the engine's default evaluation (the shipped trained weights);
@@ -258,7 +261,9 @@ class Player:
         kept from move to move in a game), ``early=0`` solves exactly only from ``end``
         empties down (default ``early=1``: by time, also above it when the solve is
         expected to fit in the move's time; see
-        :func:`~gameopt.reversi.timing.solves_first`).
+        :func:`~gameopt.reversi.timing.solves_first`), ``passes=0`` leaves out the
+        selective endgame passes a few empties above the exact solve (default
+        ``passes=1``, by time; see :func:`~gameopt.reversi.timing.passes_first`).
         ``book=FILE`` plays the book's moves while the position is in it
         (``book=default``: the shipped book), ``variety=V`` (with a book) any book move
         within V discs of the best (see the class notes).
@@ -278,6 +283,7 @@ class Player:
         variety = 0.0
         keep = True
         early = True
+        passes = True
         for part in filter(None, (p.strip() for p in spec.split(","))):
             key, _, value = part.partition("=")
             if key == "book" and value:
@@ -304,6 +310,9 @@ class Player:
                 continue
             if key == "early" and value in ("0", "1"):
                 early = value == "1"
+                continue
+            if key == "passes" and value in ("0", "1"):
+                passes = value == "1"
                 continue
             if key == "mpctable" and value:
                 mpc_table = _spec_file(name, key, value, read_mpc)
@@ -332,7 +341,8 @@ class Player:
                                         "mpc=0|1, mpct=T, mpctable=FILE, "
                                         "mpcnest=1|2, lazy=D, "
                                         "netmax=E, keep=0|1, "
-                                        "early=0|1, book=FILE, variety=V or "
+                                        "early=0|1, passes=0|1, book=FILE, "
+                                        "variety=V or "
                                         "nboard=COMMAND")
             kw[key] = int(value)
         if eval_file is not None:
@@ -364,7 +374,7 @@ class Player:
                 raise InvalidInputError(f"player {name}: {e}") from None
         return cls(name, depth=kw["depth"], end_empties=kw["end"], params=params,
                    eval_file=eval_file, control=control, book=book, variety=variety,
-                   keep_table=keep, early_solve=early)
+                   keep_table=keep, early_solve=early, end_passes=passes)
 
 
 def _spec_file(name: str, key: str, value: str, read: Callable[[str], T]) -> T:

@@ -394,7 +394,9 @@ class SearchTable:
     search's: its ranges would be bounds of another search. Midgame, exact and selective
     entries never share a table depth (a midgame node has fewer plies to go than empties;
     exact ones are stored at the empties, selective ones below 0), so exact scores stay
-    exact, and a full-width search at a fixed depth gets the values of a new table. Weights
+    exact, and a full-width search at a fixed depth gets the values of a new table. So a
+    search without selective passes keeps the passes' entries (it never reads them), and
+    only passes of other settings clear them. Weights
     changed in place are not seen: :meth:`clear` the table then. One search at a time.
 
     Parameters
@@ -415,6 +417,7 @@ class SearchTable:
         self.bits = bits
         self.keys, self.data = _tt.new_table(bits)
         self._key: tuple[Any, ...] | None = None
+        self._sel: tuple[Any, ...] | None = None  # the settings of the passes it holds
         self._held: tuple[Any, ...] = ()  # what the key's addresses point to, kept alive
         self._empty = True
 
@@ -424,7 +427,7 @@ class SearchTable:
             self.keys.fill(0)
             self.data.fill(0)
             self._empty = True
-        self._key, self._held = None, ()
+        self._key, self._sel, self._held = None, None, ()
 
     def used(self) -> int:
         """Slots holding a position. O(slots)."""
@@ -438,18 +441,23 @@ class SearchTable:
         mpc = bool(params.mpc)
         key = (int(params.eval_kind), w.__array_interface__["data"][0], w.shape, mpc,
                id(params.mpc_table) if mpc else 0, params.mpc_t if mpc else 0.0,
-               params.mpc_nest if mpc else 0,
-               params.end_selectivity, params.end_sel_min, params.end_sel_d4,
-               params.end_sel_sigma, params.end_sel_bias, params.net_margin or 0,
+               params.mpc_nest if mpc else 0, params.net_margin or 0,
                params.net_max_empties)
+        # the selective passes' bounds lie at table depths below 0, which only passes read:
+        # a search without passes keeps them, passes of other settings clear them
+        sel = ((params.end_selectivity, params.end_sel_min, params.end_sel_d4,
+                params.end_sel_sigma, params.end_sel_bias)
+               if params.end_selectivity else None)
         # selective passes search with the patterns alone (_eval.without_network) and
         # store midgame entries: with a network they would mix two evaluations
-        mixed = bool(params.end_selectivity) and len(w) != len(w_end)
-        if key != self._key or mixed:
+        mixed = sel is not None and len(w) != len(w_end)
+        if key != self._key or mixed or (sel is not None and self._sel not in (None, sel)):
             self.clear()
             self._key, self._held = key, (w, params.mpc_table)
         else:
             _tt.purge(self.keys, self.data, 64 - board.empties)
+        if sel is not None:
+            self._sel = sel
         self._empty = False
         return self.keys, self.data
 
@@ -723,7 +731,8 @@ def _pv_from_table(run: _Run, board: Board, depth: int) -> tuple[Move, ...]:
 
 def solve(board: Board, limit: Limit | None = None, params: SearchParams | None = None,
           progress: ProgressCallback | None = None, alpha: int = -64,
-          beta: int = 64, *, table: SearchTable | None = None) -> SearchResult:
+          beta: int = 64, *, table: SearchTable | None = None,
+          soft_time: float | None = None) -> SearchResult:
     """Exact final disc difference with perfect play, the best move and a principal variation.
 
     Root moves are ordered by a shallow midgame search (``end_root_depth`` plies, at most
@@ -746,12 +755,20 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         The window; outside it the result's ``bound`` is a bound on the game value.
     table : SearchTable or None
         A transposition table kept from earlier searches (None: a new empty one).
+    soft_time : float or None
+        With ``params.end_selectivity``: once this many seconds are spent, start no
+        further pass. The result is then the last completed selective pass's best move
+        and score (``exact`` False, ``depth`` the empties, not ``stopped``). A solve
+        stopped by the limit after a completed pass also returns that pass's move
+        (``stopped``); one stopped before any pass returns ``depth`` 0.
 
     Raises
     ------
     InvalidInputError
-        A bad window (the limits are checked by :class:`~gameopt.core.Limit`).
+        A bad window or ``soft_time`` (the limits are checked by
+        :class:`~gameopt.core.Limit`).
     """
+    soft_time = check_seconds(soft_time, "soft time")
     if not -64 <= alpha < beta <= 64:
         raise InvalidInputError(f"window ({alpha}, {beta}): expected -64 <= alpha < beta <= 64")
     limit = limit or Limit()
@@ -761,7 +778,7 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         return _game_over(board, limit)
     if moves == [PASS]:
         return _passed(solve(board.play(PASS), limit, params, progress, -beta, -alpha,
-                             table=table))
+                             table=table, soft_time=soft_time))
     run = _Run(params, limit, progress, board, table)
     with run.rule.watch():
         order = [m.square for m in moves]
@@ -772,15 +789,35 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
             g, scores = run.mid_root(board, shallow, order)
             order = _rank(order, scores)
             guess = 2 * round(g / 200)  # centi-discs -> discs, even like every final score
+        passed: int | None = None  # the score of the last selective pass completed
         if params.aspiration:
             for i, t in enumerate(params.end_selectivity):
+                if (passed is not None and soft_time is not None
+                        and run.elapsed() >= soft_time):
+                    return _selective_result(run, board, order, passed, False)
                 found = _selective_pass(run, board, order, alpha, beta, guess, t,
                                         len(params.end_selectivity) - i)
                 if found is None:
-                    return run.result(Move(order[0]), 0.0, False, 0, (), True)
+                    return _selective_result(run, board, order, passed, True)
                 guess, order = found
-        return _solve_with(run, board, order, alpha, beta,
-                           guess if params.aspiration else None)
+                passed = guess
+            if passed is not None and soft_time is not None and run.elapsed() >= soft_time:
+                return _selective_result(run, board, order, passed, False)
+        r = _solve_with(run, board, order, alpha, beta,
+                        guess if params.aspiration else None)
+        if r.stopped and passed is not None:
+            return _selective_result(run, board, order, passed, True)
+        return r
+
+
+def _selective_result(run: _Run, board: Board, order: list[int], passed: int | None,
+                      stopped: bool) -> SearchResult:
+    """What a solve ended before its exact pass knows: the last completed selective pass's
+    best move and score (not exact; depth the empties), or nothing (depth 0)."""
+    if passed is None:
+        return run.result(Move(order[0]), 0.0, False, 0, (), stopped)
+    move = Move(order[0])
+    return run.result(move, float(passed), False, board.empties, (move,), stopped)
 
 
 def _selective_pass(run: _Run, board: Board, order: list[int], alpha: int, beta: int,
