@@ -205,8 +205,10 @@ def test_timed_moves_run_the_selective_passes_above_the_solve(monkeypatch: pytes
     assert calls[-1] == ("solve", (), None)
     assert cleared == [1]  # once, by the first search: never between the three
     calls.clear()
-    r = timed_move(boards[1], control, passes=False)
-    assert [c[0] for c in calls] == ["search"] and r.move in boards[1].legal_moves()
+    for off in ({"passes": False}, {"early": False}):  # either turns the passes off
+        calls.clear()
+        r = timed_move(boards[1], control, **off)  # type: ignore[arg-type]
+        assert [c[0] for c in calls] == ["search"] and r.move in boards[1].legal_moves()
     assert parse_player("time=1,passes=0", "A").end_passes is False  # type: ignore[union-attr]
     assert parse_player("time=1", "A").end_passes is True  # type: ignore[union-attr]
     with pytest.raises(InvalidInputError, match="not depth"):

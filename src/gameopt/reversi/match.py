@@ -263,7 +263,8 @@ class Player:
         expected to fit in the move's time; see
         :func:`~gameopt.reversi.timing.solves_first`), ``passes=0`` leaves out the
         selective endgame passes a few empties above the exact solve (default
-        ``passes=1``, by time; see :func:`~gameopt.reversi.timing.passes_first`).
+        ``passes=1``, by time and with ``early=1``; see
+        :func:`~gameopt.reversi.timing.passes_first`).
         ``book=FILE`` plays the book's moves while the position is in it
         (``book=default``: the shipped book), ``variety=V`` (with a book) any book move
         within V discs of the best (see the class notes).

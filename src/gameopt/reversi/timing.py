@@ -229,7 +229,8 @@ def passes_first(empties: int, soft: float, end_empties: int, early: bool = True
     """Whether a timed move with ``empties`` empties and a soft budget of ``soft`` seconds
     runs the selective endgame passes (:data:`END_PASSES`): where it does not solve first
     (:func:`solves_first`) but :data:`PASS_SHARE` of the exact solve's estimate is within
-    :data:`TRY_SHARE` of ``soft``: about four empties above the exact solve. O(1).
+    :data:`TRY_SHARE` of ``soft``: about four empties above the exact solve. Never without
+    ``early`` (the solve, exact or selective, then waits for ``end_empties``). O(1).
 
     Examples
     --------
@@ -237,8 +238,10 @@ def passes_first(empties: int, soft: float, end_empties: int, early: bool = True
     [19, 20, 21, 22]
     >>> [e for e in range(14, 30) if passes_first(e, 0.074, 14)]
     [17, 18, 19, 20]
+    >>> passes_first(20, 0.45, 14, early=False)
+    False
     """
-    return (not solves_first(empties, soft, end_empties, early)
+    return (early and not solves_first(empties, soft, end_empties, early)
             and PASS_SHARE * solve_estimate(empties) <= TRY_SHARE * soft)
 
 
