@@ -119,7 +119,7 @@ def test_player_specs() -> None:
         ("depth=2,speed=3", r"is not depth=N, end=N, eval=FILE, time=S, clock=S, inc=S, "
                             r"cpu, wall, mpc=0\|1, mpct=T, mpctable=FILE, mpcnest=1\|2, lazy=D, "
                             r"netmax=E, keep=0\|1, "
-                            r"early=0\|1, book=FILE, "
+                            r"early=0\|1, passes=0\|1, book=FILE, "
                             r"variety=V or nboard=COMMAND"),
     ]:
         with pytest.raises(InvalidInputError, match=message):
