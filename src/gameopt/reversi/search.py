@@ -792,17 +792,14 @@ def solve(board: Board, limit: Limit | None = None, params: SearchParams | None 
         passed: int | None = None  # the score of the last selective pass completed
         if params.aspiration:
             for i, t in enumerate(params.end_selectivity):
-                if (passed is not None and soft_time is not None
-                        and run.elapsed() >= soft_time):
-                    return _selective_result(run, board, order, passed, False)
                 found = _selective_pass(run, board, order, alpha, beta, guess, t,
                                         len(params.end_selectivity) - i)
                 if found is None:
                     return _selective_result(run, board, order, passed, True)
                 guess, order = found
                 passed = guess
-            if passed is not None and soft_time is not None and run.elapsed() >= soft_time:
-                return _selective_result(run, board, order, passed, False)
+                if soft_time is not None and run.elapsed() >= soft_time:
+                    return _selective_result(run, board, order, passed, False)  # no more
         r = _solve_with(run, board, order, alpha, beta,
                         guess if params.aspiration else None)
         if r.stopped and passed is not None:

@@ -81,7 +81,8 @@ SHORT_MOVE = 0.2
 END_PASSES = (1.0, 1.5, 2.0)
 #: The passes before the exact one finish, typically, in this share of the exact solve's
 #: time (:func:`solve_estimate`): at 20-22 empties of games on a 12 s clock (soft budget
-#: 0.45 s) they finished within it in 36 positions of 36; at 24-25 in 13 of 20.
+#: 0.45 s, hard 1.8 s) a pass or the exact solve finished in 36 positions of 36 (in at
+#: most 0.96 s); at 23 empties in 9 of 10, at 24-25 in 12 of 20.
 PASS_SHARE = 0.05
 
 
