@@ -43,6 +43,10 @@ keeps its finished games; the adapter's log of Zebra's calls is kept beside them
 row's Zebra time can still be read (without ``--games`` the log is in a temporary
 directory, removed at the end).
 
+``--skip K`` leaves out the file's first K openings (``-n`` counts from there): a stopped
+run goes on where its ``.part`` file ends, and the two files, concatenated, are one run for
+``bench_reversi_paired.py``.
+
 ``--spec`` adds settings to gameopt's player (``mpc=0``, ``eval=FILE``...). Each row is the
 same match as::
 
@@ -70,6 +74,7 @@ import time
 from pathlib import Path
 
 from gameopt.core.table import format_table
+from gameopt.errors import InvalidInputError
 from gameopt.reversi import Board
 from gameopt.reversi.match import (
     Contestant,
@@ -166,6 +171,25 @@ def run_logged(a: Contestant, b: Contestant, openings: list[str], workers: int,
     return res
 
 
+def select_openings(path: Path, skip: int, count: int) -> list[str]:
+    """The openings of ``path`` after its first ``skip``, at most ``count`` of them.
+
+    Raises
+    ------
+    InvalidInputError
+        A missing or bad openings file.
+    ValueError
+        ``skip`` not below the file's openings, or ``count`` below 1 (naming the option).
+    """
+    openings = read_openings(path)
+    if not 0 <= skip < len(openings):
+        raise ValueError(f"--skip {skip}: expected 0 <= K < {len(openings)} (the openings "
+                         f"in {path})")
+    if count < 1:
+        raise ValueError(f"-n {count}: expected at least 1 opening")
+    return openings[skip:skip + count]
+
+
 def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object]:
     n = len(res.games)
     lo, hi = res.elo_ci
@@ -179,6 +203,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS)
     ap.add_argument("-n", "--count", type=int, default=100, help="openings used (first N)")
+    ap.add_argument("--skip", type=int, default=0, metavar="K",
+                    help="leave out the file's first K openings (-n counts from the next "
+                         "one): a stopped run goes on where it stopped")
     ap.add_argument("--depths", default="6,8", help="comma-separated depths")
     ap.add_argument("--equal-time", action="store_true",
                     help="also play at Zebra's measured CPU time per move")
@@ -213,6 +240,10 @@ def main() -> int:
             args.games.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             ap.error(f"--games: cannot make directory {args.games} ({e.strerror})")
+    try:
+        openings = select_openings(args.openings, args.skip, args.count)
+    except (InvalidInputError, ValueError) as e:
+        ap.error(str(e))
     zdir, how = build_zebra(args.peers, args.zebra_dir)
     if zdir is None:
         print(f"skipped: Zebra is not available ({how})", file=sys.stderr)
@@ -221,12 +252,13 @@ def main() -> int:
     if not adapter.is_file():
         print(f"skipped: {adapter} not found", file=sys.stderr)
         return 0
-    openings = read_openings(args.openings)[:args.count]
     os.environ["ZEBRA_DIR"] = str(zdir)
     extra = ("," + args.spec.strip(",")) if args.spec.strip(",") else ""
     rows: list[list[object]] = []
     commands: list[str] = []
-    print(f"Zebra {how} in {zdir}; {len(openings)} openings from {args.openings} x 2 colours,"
+    after = f" after the first {args.skip}" if args.skip else ""
+    print(f"Zebra {how} in {zdir}; {len(openings)} openings from {args.openings}{after} x 2 "
+          "colours,"
           f" {args.workers} workers", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
 
@@ -253,7 +285,8 @@ def main() -> int:
             cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
             commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"'
                             + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
-                               else ""))
+                               else "")
+                            + (f" (after the file's first {args.skip})" if args.skip else ""))
             print(res.summary(), file=sys.stderr)
             return res, wall, zebra_times(log, exact), zebra_game_seconds(log), cpu
 
@@ -291,7 +324,9 @@ def main() -> int:
                             f"{per_game(ztotal, cpu, len(res.games))}{wall:.0f} s wall"))
     print(format_table(["gameopt", "Zebra", "games", "gameopt score", "W/D/L",
                         "pairs 0/.5/1/1.5/2", "Elo (95 %)", "mean discs", "notes"], rows))
-    print("\nequivalent commands (openings: " + str(args.openings) + f", first {len(openings)}):")
+    print("\nequivalent commands (openings: " + str(args.openings)
+          + (f", {args.skip + 1} to {args.skip + len(openings)}):" if args.skip
+             else f", first {len(openings)}):"))
     for c in commands:
         print("  " + c)
     return 0

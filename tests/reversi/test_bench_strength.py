@@ -42,3 +42,16 @@ def test_zebra_log_totals(bench: ModuleType, tmp_path: Path) -> None:
     assert bench.zebra_game_seconds(log) == pytest.approx(0.3324 + 0.03 + 1.2)
     assert bench.zebra_times(log, 14) == pytest.approx([0.3324, 1.2])
     assert bench.zebra_game_seconds(tmp_path / "absent.log") == 0.0
+
+
+def test_skip_selects_the_openings_after_the_first_k(bench: ModuleType,
+                                                     tmp_path: Path) -> None:
+    f = tmp_path / "o.txt"
+    f.write_text("# header\nf5 d6\nf5 f6\nf5 f4\nf5 d6 c3\n")
+    assert bench.select_openings(f, 0, 2) == ["f5 d6", "f5 f6"]
+    assert bench.select_openings(f, 1, 2) == ["f5 f6", "f5 f4"]
+    assert bench.select_openings(f, 3, 100) == ["f5 d6 c3"]
+    with pytest.raises(ValueError, match=r"--skip 4: expected 0 <= K < 4 \(the openings in "):
+        bench.select_openings(f, 4, 1)
+    with pytest.raises(ValueError, match="-n 0: expected at least 1 opening"):
+        bench.select_openings(f, 0, 0)
