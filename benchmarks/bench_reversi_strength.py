@@ -202,7 +202,8 @@ def row(label_a: str, label_b: str, res: MatchResult, extra: str) -> list[object
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--openings", type=Path, default=DEFAULT_OPENINGS)
-    ap.add_argument("-n", "--count", type=int, default=100, help="openings used (first N)")
+    ap.add_argument("-n", "--count", type=int, default=100,
+                    help="openings used (the first N after --skip)")
     ap.add_argument("--skip", type=int, default=0, metavar="K",
                     help="leave out the file's first K openings (-n counts from the next "
                          "one): a stopped run goes on where it stopped")
@@ -258,8 +259,7 @@ def main() -> int:
     commands: list[str] = []
     after = f" after the first {args.skip}" if args.skip else ""
     print(f"Zebra {how} in {zdir}; {len(openings)} openings from {args.openings}{after} x 2 "
-          "colours,"
-          f" {args.workers} workers", file=sys.stderr)
+          f"colours, {args.workers} workers", file=sys.stderr)
     with tempfile.TemporaryDirectory() as tmp:
 
         def play(aspec: str, depth: int, exact: int, name: str, ops: list[str]
@@ -285,8 +285,7 @@ def main() -> int:
             cpu = ru2.ru_utime + ru2.ru_stime - ru.ru_utime - ru.ru_stime
             commands.append(f'gameopt reversi match --a "{aspec}" --b "{zspec}"'
                             + (f" (first {len(ops)} openings)" if len(ops) < len(openings)
-                               else "")
-                            + (f" (after the file's first {args.skip})" if args.skip else ""))
+                               else ""))
             print(res.summary(), file=sys.stderr)
             return res, wall, zebra_times(log, exact), zebra_game_seconds(log), cpu
 
